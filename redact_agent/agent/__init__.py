@@ -1,0 +1,1 @@
+"""The model-facing side: coordinate spaces, the output contract and its strict validator."""

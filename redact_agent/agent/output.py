@@ -1,0 +1,116 @@
+"""The model output contract and its strict validator.
+
+A model must answer exactly one JSON object `{"entities": [{"type", "value"?, "confidence"?,
+"box_2d"}]}`, optionally inside one markdown code fence. Anything else makes the whole page
+invalid: an empty prediction list plus a recorded reason, which the scorer counts as a missed
+page (the LeakageBench protocol). Nothing is repaired: no prose stripping, no coordinate
+clamping, no type guessing, no model-specific parsing. Duplicate keys and NaN are rejected
+too, since the standard JSON parser would silently pick one reading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
+
+from redact_agent.agent.coords import GRID_999, CoordSpace
+from redact_agent.errors import describe
+from redact_agent.pages import Prediction, PredictionPage, check_type_known
+from redact_agent.schema import Schema, default_schema
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*)\n[ \t]*```", re.DOTALL)
+
+
+class ModelEntity(BaseModel):
+    """One entity as the model answers it; `box_2d` is in the model's coordinate space."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(description="a PII type of the schema")
+    value: str | None = Field(default=None, description="the text as printed")
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    box_2d: tuple[StrictInt, StrictInt, StrictInt, StrictInt] = Field(
+        description="[x0, y0, x1, y1] as integers on the 0-999 grid of the image shown"
+    )
+
+    _type_known = field_validator("type")(check_type_known)
+
+    @field_validator("box_2d")
+    @classmethod
+    def _box_in_space(cls, box: tuple[int, int, int, int], info: ValidationInfo) -> tuple[int, int, int, int]:
+        space: CoordSpace = (info.context or {}).get("space", GRID_999)
+        problem = space.problem(box)
+        if problem:
+            raise ValueError(f"box_2d {list(box)}: {problem}")
+        return box
+
+
+class ModelOutput(BaseModel):
+    """The whole answer for one page (also the arguments of the `submit_redactions` tool)."""
+
+    model_config = ConfigDict(extra="forbid")
+    entities: list[ModelEntity]
+
+
+class _Rejected(ValueError):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _Rejected(f"duplicate key {key!r}")
+        obj[key] = value
+    return obj
+
+
+def _no_constants(name: str) -> None:
+    raise _Rejected(f"{name} is not JSON")
+
+
+def _json_body(text: str) -> str:
+    body = text.strip()
+    if body.startswith("```"):
+        m = _FENCE.fullmatch(body)
+        if not m or "```" in m.group(1):
+            raise _Rejected("expected one JSON object in one markdown code fence and nothing else")
+        body = m.group(1)
+    return body
+
+
+def validate_output(
+    text: str,
+    *,
+    page_id: str,
+    width: int,
+    height: int,
+    space: CoordSpace = GRID_999,
+    schema: Schema | None = None,
+) -> PredictionPage:
+    """Raw model text -> a prediction page in page pixels: valid, or empty with `reason` set."""
+    schema = schema or default_schema()
+    try:
+        data = json.loads(_json_body(text), object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except _Rejected as exc:
+        return PredictionPage.invalid(page_id, str(exc))
+    except json.JSONDecodeError as exc:
+        return PredictionPage.invalid(page_id, f"not exactly one JSON object: {exc}")
+    if not isinstance(data, dict):
+        return PredictionPage.invalid(page_id, f"top level is a JSON {type(data).__name__}, not an object")
+    try:
+        output = ModelOutput.model_validate(data, context={"schema": schema, "space": space})
+    except ValidationError as exc:
+        return PredictionPage.invalid(page_id, describe(exc))
+    predictions = [
+        Prediction(
+            type=e.type,
+            bbox=space.to_pixels(e.box_2d, width, height),
+            value=e.value,
+            confidence=e.confidence,
+        )
+        for e in output.entities
+    ]
+    return PredictionPage(page_id=page_id, valid=True, predictions=predictions)

@@ -1,0 +1,93 @@
+"""The `redact-agent` command line: one subcommand per capability.
+
+Errors the package raises on purpose (`RedactAgentError`) print one clear line and exit 2;
+anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from redact_agent import __version__
+from redact_agent.errors import InputError, RedactAgentError
+from redact_agent.eval.report import render
+from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
+from redact_agent.schema import Schema, default_schema, load_schema
+
+
+def _tau(text: str) -> float:
+    try:
+        tau = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 < tau <= 1.0:
+        raise argparse.ArgumentTypeError(f"tau must be in (0, 1], got {tau}")
+    return tau
+
+
+def _supported_types(spec: str, schema: Schema) -> frozenset[str]:
+    """A comma-separated type list, or a file with one type per line (# comments allowed)."""
+    path = Path(spec)
+    if path.is_file():
+        lines = (line.split("#", 1)[0] for line in path.read_text(encoding="utf-8").splitlines())
+        names = [w for line in lines for w in line.replace(",", " ").split()]
+    else:
+        names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise InputError(f"--supported {spec!r} names no type")
+    for n in names:
+        schema.get(n)  # unknown types are errors
+    return frozenset(names)
+
+
+def _score(args: argparse.Namespace) -> int:
+    schema = load_schema(args.schema) if args.schema else default_schema()
+    taus = sorted(set(args.tau or ([] if args.sweep else [0.75])) | (set(SWEEP_TAUS) if args.sweep else set()))
+    supported = _supported_types(args.supported, schema) if args.supported else None
+    loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema)
+    results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported)
+    print(render(results, schema, loaded.orphans))
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results[0] if len(results) == 1 else results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="redact-agent", description="Find, remove and measure PII on page images.")
+    parser.add_argument("--version", action="version", version=f"redact-agent {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    score = sub.add_parser("score", help="score prediction pages against gold (LeakageBench protocol)")
+    score.add_argument("gold_dir", metavar="GOLD_DIR", help="directory of <page_id>.json gold pages")
+    score.add_argument("pred_dir", metavar="PRED_DIR", help="directory of <page_id>.json prediction pages")
+    score.add_argument("--tau", type=_tau, action="append", help="IoU threshold (repeatable; default 0.75)")
+    score.add_argument("--sweep", action="store_true", help=f"also score at taus {', '.join(map(str, SWEEP_TAUS))}")
+    score.add_argument(
+        "--match", choices=["iou", "pq"], default="iou", help="pq: also report panoptic-quality matching"
+    )
+    score.add_argument(
+        "--supported", metavar="TYPES|FILE", help="types a system supports: coverage and leakage on them"
+    )
+    score.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
+    score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")
+    score.set_defaults(func=_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except RedactAgentError as exc:
+        print(f"redact-agent: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

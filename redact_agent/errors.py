@@ -1,0 +1,26 @@
+"""The project's error hierarchy.
+
+Every error the package raises on purpose derives from `RedactAgentError`, so a batch can
+catch one class, record the message against the page and carry on with the next page.
+"""
+
+from pydantic import ValidationError
+
+
+class RedactAgentError(Exception):
+    """Base class of every deliberate error in redact-agent."""
+
+
+class SchemaError(RedactAgentError):
+    """A schema file is malformed, or a type is not in the schema."""
+
+
+class InputError(RedactAgentError):
+    """An input file (page, gold, prediction, config) cannot be read or is malformed."""
+
+
+def describe(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as one line: `where: what`."""
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where}: {err['msg']}" if where else str(err["msg"])

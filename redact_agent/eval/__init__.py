@@ -1,0 +1,1 @@
+"""Scoring against gold with the LeakageBench protocol, and the report built on it."""

@@ -1,0 +1,1 @@
+"""Tools the agent can call: crop, zoom, OCR and the sandboxed Python kernel."""

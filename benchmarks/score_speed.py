@@ -39,7 +39,8 @@ def generate(gold_dir: Path, pred_dir: Path, pages: int, items: int, seed: int) 
             annotations.append({"id": f"a{k}", "type": t, "group": schema.group_of(t), "bbox": box, "value": f"v{k}"})
             if rng.random() < 0.9:
                 j = rng.normal(0, 2.0, 4)
-                pb = [max(0.0, box[0] + j[0]), max(0.0, box[1] + j[1]), min(w, box[2] + j[2]), min(h, box[3] + j[3])]
+                x0p, y0p = max(0.0, box[0] + j[0]), max(0.0, box[1] + j[1])
+                pb = [x0p, y0p, min(w, max(x0p + 1, box[2] + j[2])), min(h, max(y0p + 1, box[3] + j[3]))]
                 pt = t if rng.random() < 0.9 else names[int(rng.integers(len(names)))]
                 predictions.append({"type": pt, "bbox": pb, "value": f"v{k}", "confidence": 0.9})
         for _ in range(3):

@@ -8,8 +8,10 @@ after them (see `score_pages`).
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,22 @@ from redact_agent.pages import GoldPage, PredictionPage, load_gold_page, load_pr
 from redact_agent.schema import Schema
 
 SWEEP_TAUS = (0.50, 0.75, 0.95)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small acyclic objects.
+
+    Tens of thousands of live pydantic items make every collection walk all of them: on
+    10,000 pages of 30 items, reading took 445 µs/page with the collector on, 156 with it off.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -39,6 +57,11 @@ class Loaded:
 
 def load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema) -> Loaded:
     """Read every `<page_id>.json` gold page in `gold_dir` and its namesake in `pred_dir`."""
+    with _gc_paused():
+        return _load_pairs(gold_dir, pred_dir, schema)
+
+
+def _load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema) -> Loaded:
     for d, what in ((gold_dir, "gold"), (pred_dir, "prediction")):
         if not d.is_dir():
             raise InputError(f"{what} directory {d} does not exist")
@@ -94,6 +117,13 @@ def score_pages(
     supported: frozenset[str] | None = None,
 ) -> list[dict[str, Any]]:
     """One result dict per tau; `pq` adds the panoptic-quality matching beside IoU matching."""
+    with _gc_paused():
+        return _score_pages(loaded, schema, taus, pq, supported)
+
+
+def _score_pages(
+    loaded: Loaded, schema: Schema, taus: Sequence[float], pq: bool, supported: frozenset[str] | None
+) -> list[dict[str, Any]]:
     prepared: list[PreparedPage] = [prepare(p.gold, p.pred, schema) for p in loaded.pairs]
     area = metrics.cover_and_over_redaction(prepared)
     pq_core = metrics.core_metrics([evaluate(p, "pq", 0.0) for p in prepared], schema) if pq else None

@@ -58,6 +58,21 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sandbox_exec(args: argparse.Namespace) -> int:
+    from redact_agent.images import open_image, png_bytes
+    from redact_agent.tools.sandbox import Kernel, Limits
+
+    page = png_bytes(open_image(args.image))
+    kernel = Kernel(Limits(call_seconds=args.timeout))
+    try:
+        kernel.load_page(page)
+        result = kernel.execute(args.code)
+    finally:
+        kernel.shutdown()
+    print(json.dumps(result.as_json()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="redact-agent", description="Find, remove and measure PII on page images.")
     parser.add_argument("--version", action="version", version=f"redact-agent {__version__}")
@@ -77,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
     score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")
     score.set_defaults(func=_score)
+
+    sandbox = sub.add_parser("sandbox", help="the confined Python kernel behind run_python")
+    sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", required=True, metavar="ACTION")
+    run = sandbox_sub.add_parser("exec", help="run code on a page in the sandbox; print one JSON object")
+    run.add_argument("image", metavar="IMAGE", help="the page image preloaded as `page`")
+    run.add_argument("--code", required=True, help="Python to run")
+    run.add_argument("--timeout", type=float, default=30.0, help="wall-clock seconds for the code (default 30)")
+    run.set_defaults(func=_sandbox_exec)
     return parser
 
 

@@ -10,7 +10,9 @@ here too, because what counts as out of bounds depends on the space.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Annotated, Protocol
+
+from pydantic import AfterValidator, Field, StrictInt, ValidationInfo
 
 from redact_agent.boxes import Box
 
@@ -106,3 +108,19 @@ GRID_999 = Grid("grid999", 999)
 GRID_1000 = Grid("grid1000", 1000)
 GEMINI_1000 = Grid("gemini1000", 1000, y_first=True)
 GRIDS: dict[str, Grid] = {g.name: g for g in (GRID_999, GRID_1000, GEMINI_1000)}
+
+
+def _in_context_space(box: ModelBox, info: ValidationInfo) -> ModelBox:
+    space: CoordSpace = (info.context or {}).get("space", GRID_999)
+    problem = space.problem(box)
+    if problem:
+        raise ValueError(f"box_2d {list(box)}: {problem}")
+    return box
+
+
+BoxField = Annotated[
+    tuple[StrictInt, StrictInt, StrictInt, StrictInt],
+    AfterValidator(_in_context_space),
+    Field(description="[x0, y0, x1, y1] as integers on the 0-999 grid of the page image"),
+]
+"""A model-given box, validated in the coordinate space passed as context `{"space": ...}`."""

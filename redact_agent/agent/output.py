@@ -14,9 +14,9 @@ import json
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from redact_agent.agent.coords import GRID_999, CoordSpace
+from redact_agent.agent.coords import GRID_999, BoxField, CoordSpace
 from redact_agent.errors import describe
 from redact_agent.pages import Prediction, PredictionPage, check_type_known
 from redact_agent.schema import Schema, default_schema
@@ -31,20 +31,9 @@ class ModelEntity(BaseModel):
     type: str = Field(description="a PII type of the schema")
     value: str | None = Field(default=None, description="the text as printed")
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    box_2d: tuple[StrictInt, StrictInt, StrictInt, StrictInt] = Field(
-        description="[x0, y0, x1, y1] as integers on the 0-999 grid of the image shown"
-    )
+    box_2d: BoxField
 
     _type_known = field_validator("type")(check_type_known)
-
-    @field_validator("box_2d")
-    @classmethod
-    def _box_in_space(cls, box: tuple[int, int, int, int], info: ValidationInfo) -> tuple[int, int, int, int]:
-        space: CoordSpace = (info.context or {}).get("space", GRID_999)
-        problem = space.problem(box)
-        if problem:
-            raise ValueError(f"box_2d {list(box)}: {problem}")
-        return box
 
 
 class ModelOutput(BaseModel):

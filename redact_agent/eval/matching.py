@@ -33,6 +33,9 @@ def greedy_match(iou: NDArray[np.float64], allowed: NDArray[np.bool_]) -> NDArra
     gi, pi = np.nonzero(allowed)
     if len(gi) == 0:
         return match
+    if len(np.unique(gi)) == len(gi) and len(np.unique(pi)) == len(pi):
+        match[gi] = pi  # no item has two candidates: greedy takes them all, order is moot
+        return match
     # lexsort: last key is primary. Descending IoU, then gold index, then prediction index.
     order = np.lexsort((pi, gi, -iou[gi, pi]))
     pred_used = np.zeros(iou.shape[1], dtype=bool)

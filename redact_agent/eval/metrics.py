@@ -38,15 +38,9 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def _share_leaking(evals: Sequence[PageEval], select: str, typed: bool) -> float | None:
     """Share of applicable pages with an unmatched gold item; `select` is 'all', 'critical' or a group."""
-    applicable = leaking = 0
-    for e in evals:
-        mask = e.page.masks.get(select)
-        if mask is None or not mask.any():
-            continue
-        applicable += 1
-        matched = e.typed if typed else e.agnostic
-        leaking += bool((mask & (matched < 0)).any())
-    return ratio(leaking, applicable)
+    applicable = [e for e in evals if select in e.page.present]
+    leaking = sum(select in (e.leaking if typed else e.leaking_agnostic) for e in applicable)
+    return ratio(leaking, len(applicable))
 
 
 def core_metrics(evals: Sequence[PageEval], schema: Schema) -> dict[str, Any]:
@@ -141,8 +135,9 @@ def value_accuracy(evals: Sequence[PageEval]) -> dict[str, float | int | None]:
             if gold_value is None or pred_value is None:
                 continue
             gv, pv = " ".join(gold_value.split()), " ".join(pred_value.split())
-            exact += gv == pv
-            cers.append(Levenshtein.distance(gv, pv) / max(1, len(gv)))
+            same = gv == pv
+            exact += same
+            cers.append(0.0 if same else Levenshtein.distance(gv, pv) / max(1, len(gv)))
     return {"pairs": len(cers), "exact": ratio(exact, len(cers)), "cer": _mean(cers)}
 
 

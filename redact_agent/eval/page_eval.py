@@ -31,7 +31,9 @@ class PreparedPage:
     pred: PredictionPage
     gold_types: NDArray[np.intp]  # schema index of each gold item's type
     pred_types: NDArray[np.intp]
-    masks: dict[str, NDArray[np.bool_]]  # gold-item selections: "all", "critical", each group present
+    gold_groups: tuple[str, ...]
+    critical: NDArray[np.bool_]  # gold item is in a critical group
+    present: frozenset[str]  # selections with a gold item: "all", "critical", group names
     iou: NDArray[np.float64]
     inter: NDArray[np.float64]
     same_type: NDArray[np.bool_]
@@ -48,35 +50,33 @@ class PreparedPage:
     def valid(self) -> bool:
         return self.pred.valid
 
-    @property
-    def critical(self) -> NDArray[np.bool_]:
-        return self.masks["critical"]
-
 
 def prepare(gold: GoldPage, pred: PredictionPage, schema: Schema) -> PreparedPage:
     gb = as_array([a.bbox for a in gold.annotations])
     pb = as_array([p.bbox for p in pred.predictions])
     gold_types = np.array([schema.index(a.type) for a in gold.annotations], dtype=np.intp)
     pred_types = np.array([schema.index(p.type) for p in pred.predictions], dtype=np.intp)
-    groups = np.array([schema.group_of(a.type) for a in gold.annotations], dtype=object)
-    masks = {"all": np.ones(len(gb), dtype=bool), "critical": np.isin(groups, list(schema.critical_groups))}
-    masks.update({g: groups == g for g in set(groups)})
+    groups = tuple(schema.group_of(a.type) for a in gold.annotations)
+    critical = np.array([g in schema.critical_groups for g in groups], dtype=bool)
+    present = set(groups) | ({"all"} if groups else set()) | ({"critical"} if critical.any() else set())
     inter = intersections(gb, pb)
-    gold_area = areas(gb)
+    gold_area, pred_area = areas(gb), areas(pb)
     covered = covered_areas(gb, pb, inter) >= COVER_THRESHOLD * gold_area
     return PreparedPage(
         gold=gold,
         pred=pred,
         gold_types=gold_types,
         pred_types=pred_types,
-        masks=masks,
+        gold_groups=groups,
+        critical=critical,
+        present=frozenset(present),
         iou=iou_matrix(gb, pb),
         inter=inter,
         same_type=gold_types[:, None] == pred_types[None, :],
         gold_area=gold_area,
-        pred_area=areas(pb),
+        pred_area=pred_area,
         covered=covered,
-        pred_area_outside_gold=max(0.0, float(areas(pb).sum() - covered_areas(pb, gb, inter.T).sum())),
+        pred_area_outside_gold=max(0.0, float(pred_area.sum() - covered_areas(pb, gb, inter.T).sum())),
     )
 
 
@@ -86,6 +86,18 @@ class PageEval:
     typed: NDArray[np.intp]  # gold index -> matched prediction index under typed matching, or -1
     agnostic: NDArray[np.intp]  # the same under type-agnostic matching
     failures: tuple[Failure, ...]  # one per leaked critical item (typed), in gold order
+    leaking: frozenset[str]  # selections ("all", "critical", groups) with an unmatched item, typed
+    leaking_agnostic: frozenset[str]  # the same under type-agnostic matching
+
+
+def _leaking(page: PreparedPage, match: NDArray[np.intp]) -> frozenset[str]:
+    missed = np.flatnonzero(match < 0)
+    if not len(missed):
+        return frozenset()
+    out = {page.gold_groups[i] for i in missed} | {"all"}
+    if page.critical[missed].any():
+        out.add("critical")
+    return frozenset(out)
 
 
 def evaluate(page: PreparedPage, criterion: Criterion, tau: float) -> PageEval:
@@ -95,20 +107,26 @@ def evaluate(page: PreparedPage, criterion: Criterion, tau: float) -> PageEval:
         allowed = pq_candidates(page.inter, page.gold_area, page.pred_area)
     typed = greedy_match(page.iou, allowed & page.same_type)
     agnostic = greedy_match(page.iou, allowed)
-    return PageEval(page, typed, agnostic, _attribute(page, allowed, typed))
+    return PageEval(
+        page, typed, agnostic, _attribute(page, allowed, typed), _leaking(page, typed), _leaking(page, agnostic)
+    )
 
 
 def _attribute(page: PreparedPage, allowed: NDArray[np.bool_], typed: NDArray[np.intp]) -> tuple[Failure, ...]:
-    out: list[Failure] = []
-    for g in np.flatnonzero(page.critical & (typed < 0)):
-        if not page.valid:
-            out.append("invalid_page")
-        elif (allowed[g] & page.same_type[g]).any():
-            out.append("conflict")  # a same-type candidate existed but went to another gold item
-        elif allowed[g].any():
-            out.append("mistyped")
-        elif (page.inter[g] > 0).any():
-            out.append("low_iou")
-        else:
-            out.append("no_overlap")
-    return tuple(out)
+    leaked = np.flatnonzero(page.critical & (typed < 0))
+    if not len(leaked):
+        return ()
+    if not page.valid:
+        invalid: Failure = "invalid_page"
+        return (invalid,) * len(leaked)
+    rows = allowed[leaked]
+    # A same-type candidate existed but went to another gold item: conflict.
+    conflict = np.any(rows & page.same_type[leaked], axis=1).tolist()
+    located = np.any(rows, axis=1).tolist()
+    overlap = np.any(page.inter[leaked] > 0, axis=1).tolist()
+    causes: list[Failure] = []
+    for i in range(len(leaked)):
+        causes.append(
+            "conflict" if conflict[i] else "mistyped" if located[i] else "low_iou" if overlap[i] else "no_overlap"
+        )
+    return tuple(causes)

@@ -131,9 +131,10 @@ def _score_pages(
     for tau in taus:
         evals = [evaluate(p, "iou", tau) for p in prepared]
         by_source: dict[str, list[Any]] = defaultdict(list)
-        for e in evals:
+        for e in sorted(evals, key=lambda e: e.page.gold.source):
             by_source[e.page.gold.source].append(e)
-        result: dict[str, Any] = {"tau": tau, **metrics.core_metrics(evals, schema)}
+        core = metrics.core_metrics(evals, schema)
+        result: dict[str, Any] = {"tau": tau, **core}
         result["severity"] = metrics.severity(evals)
         result.update(
             exhaustive_pages=sum(p.exhaustive for p in prepared),
@@ -144,7 +145,10 @@ def _score_pages(
             failures=metrics.failures(evals),
             value_accuracy=metrics.value_accuracy(evals),
             per_type=metrics.per_type(evals, schema),
-            per_source={s: metrics.core_metrics(es, schema) for s, es in sorted(by_source.items())},
+            per_source={
+                s: core if len(by_source) == 1 else metrics.core_metrics(es, schema)
+                for s, es in sorted(by_source.items())
+            },
         )
         if supported is not None:
             result["supported"] = _supported(loaded.pairs, schema, supported, tau)

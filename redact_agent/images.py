@@ -1,0 +1,53 @@
+"""Reading page images safely: one place that turns a file into an RGB page or a clear error.
+
+Unreadable, truncated and oversized files (Pillow's decompression-bomb guard, kept at its
+default limit) raise `InputError` naming the file; odd modes (palette, CMYK, 16-bit grey,
+alpha) become plain 8-bit RGB, alpha flattened onto white, as a scan would show them.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from redact_agent.errors import InputError
+
+
+def to_rgb(image: Image.Image) -> Image.Image:
+    if image.mode == "RGB":
+        return image
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        image = image.point(lambda v: v / 256).convert("L")  # 16-bit grey -> 8-bit
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, rgba).convert("RGB")
+    return image.convert("RGB")
+
+
+def open_image(path: str | Path) -> Image.Image:
+    """The first frame of an image file as 8-bit RGB, fully decoded."""
+    path = Path(path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                im.load()
+                return to_rgb(im)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise InputError(f"{path}: refused, too many pixels ({exc})") from None
+    except UnidentifiedImageError:
+        raise InputError(f"{path}: not an image Pillow can read") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise InputError(f"{path}: cannot decode image: {exc}") from None
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()

@@ -1,0 +1,57 @@
+"""What a sandboxed kernel starts with: the page and helpers, imported by the kernel itself.
+
+Runs *inside* the sandbox only. `load()` opens the page and sets `page`, `W`, `H`; the helpers
+mirror the model's tools but return Python values: `crop` and `zoom` give PIL images (pass
+them to `display()` to show them), `ocr` gives word dicts with page `box_2d`, and
+`to_px` / `to_grid` convert between the page's model grid and page pixels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from redact_agent.agent.coords import GRIDS, CoordSpace
+from redact_agent.tools.ocr import get_engine
+from redact_agent.tools.regions import ocr_words, region
+
+__all__ = ["H", "W", "crop", "ocr", "page", "to_grid", "to_px", "zoom"]
+
+page: Image.Image
+W: int
+H: int
+_space: CoordSpace
+
+
+def load(path: str, space: str = "grid999") -> None:
+    global page, W, H, _space
+    page = Image.open(path).convert("RGB")
+    W, H = page.size
+    _space = GRIDS[space]
+
+
+def to_px(box_2d: list[int]) -> tuple[float, float, float, float]:
+    """Page grid box -> page pixel box."""
+    x0, y0, x1, y1 = box_2d
+    return _space.to_pixels((x0, y0, x1, y1), W, H)
+
+
+def to_grid(box_px: list[float]) -> list[int]:
+    """Page pixel box -> page grid box."""
+    x0, y0, x1, y1 = box_px
+    return list(_space.from_pixels((x0, y0, x1, y1), W, H))
+
+
+def crop(box_2d: list[int]) -> Image.Image:
+    return region(page, to_px(box_2d)).image
+
+
+def zoom(box_2d: list[int], scale: float = 2.0) -> Image.Image:
+    return region(page, to_px(box_2d), scale).image
+
+
+def ocr(box_2d: list[int] | None = None) -> list[dict[str, Any]]:
+    box = to_px(box_2d) if box_2d is not None else None
+    words = ocr_words(page, get_engine(), box, scale=2.0 if box is not None else 1.0)
+    return [{"text": w.text, "box_2d": to_grid(list(w.bbox)), "confidence": w.confidence} for w in words]

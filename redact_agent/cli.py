@@ -73,10 +73,29 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
     return 0
 
 
+def _redact(args: argparse.Namespace) -> int:
+    from redact_agent.job import run
+    from redact_agent.local.engine import LocalEngine
+    from redact_agent.policy import load_policy
+
+    engine = LocalEngine(mode=args.mode, policy=load_policy(args.policy), ocr=args.ocr)
+    return run(args.inputs, Path(args.out), engine, args.margin)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="redact-agent", description="Find, remove and measure PII on page images.")
     parser.add_argument("--version", action="version", version=f"redact-agent {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    redact = sub.add_parser("redact", help="redact page images and PDFs (the default command)")
+    redact.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
+    redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
+    redact.add_argument("--backend", choices=["local"], default="local", help="the embedded offline engine")
+    redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
+    redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
+    redact.add_argument("--ocr", choices=["tesseract", "rapidocr"], default="tesseract", help="OCR engine")
+    redact.add_argument("--margin", type=float, default=2.0, help="pixels added around each box (default 2)")
+    redact.set_defaults(func=_redact)
 
     score = sub.add_parser("score", help="score prediction pages against gold (LeakageBench protocol)")
     score.add_argument("gold_dir", metavar="GOLD_DIR", help="directory of <page_id>.json gold pages")
@@ -103,7 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+COMMANDS = ("redact", "score", "sandbox")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        argv.insert(0, "redact")  # `redact-agent page.png` is `redact-agent redact page.png`
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

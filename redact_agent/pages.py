@@ -118,6 +118,9 @@ class PredictionPage(BaseModel):
     valid: bool
     predictions: list[Prediction]
     reason: str | None = None  # why the raw output was invalid; None when valid
+    # Extensions written by the main job (formats.md allows extending):
+    engine: str | None = None  # the system that produced the predictions
+    residual: list[Prediction] | None = None  # PII still found when the redacted image was read again
 
     @model_validator(mode="after")
     def _items_valid(self, info: ValidationInfo) -> PredictionPage:

@@ -112,7 +112,10 @@ class TesseractEngine(_Cached):
                 block += 1
             if r.IsAtBeginningOf(tess.RIL.TEXTLINE):
                 line += 1
-            text = (r.GetUTF8Text(level) or "").strip()
+            try:
+                text = (r.GetUTF8Text(level) or "").strip()
+            except RuntimeError:  # "No text returned" for an empty word on some crops
+                continue
             box = r.BoundingBox(level)
             if not text or box is None:
                 continue

@@ -1,0 +1,125 @@
+"""The main job: redact every page of every input, write its outputs, verify the result.
+
+For each page: find PII, burn the boxes into a copy of the image, then read the redacted
+image again with the same engine and report what it still finds (`residual`): the first turn
+of the produce-and-score loop. Outputs per page: `<page_id>.json` (a prediction page) and
+`<page_id>.redacted.png`; a PDF input also gets `<stem>.redacted.pdf` from its redacted page
+images once all of its pages succeeded. A file that fails is reported and skipped; the batch
+goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+from tqdm import tqdm
+
+from redact_agent.boxes import areas, as_array, covered_areas, intersections
+from redact_agent.errors import RedactAgentError
+from redact_agent.images import png_bytes
+from redact_agent.inputs import Document, collect
+from redact_agent.local.engine import LocalEngine
+from redact_agent.pages import Prediction, PredictionPage
+from redact_agent.redact import images_to_pdf, redact, write_atomic
+from redact_agent.schema import default_schema
+
+
+@dataclass
+class PageOutcome:
+    page_id: str
+    source: Path
+    error: str | None = None
+    groups: Counter[str] = field(default_factory=Counter)
+    residual: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def summary(self) -> str:
+        if self.error:
+            return f"{self.page_id}: FAILED: {self.error}"
+        items = sum(self.groups.values())
+        by_group = ", ".join(f"{g} {n}" for g, n in sorted(self.groups.items())) or "none"
+        return f"{self.page_id}: {items} items ({by_group}); residual {self.residual}; {self.seconds:.2f} s"
+
+
+def _residual(engine: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
+    """What the engine still finds on the redacted page, less the black boxes themselves
+    (OCR reads a filled box as "I" or "1"; those are not leaks)."""
+    found = engine.predict(redacted)
+    if not found or not predictions:
+        return found
+    filled = as_array([p.bbox for p in predictions])
+    seen = as_array([p.bbox for p in found])
+    covered = covered_areas(seen, filled, intersections(seen, filled))
+    return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < 0.5 * a]
+
+
+def redact_page(
+    page_id: str, source: Path, image: Image.Image, engine: LocalEngine, out_dir: Path, margin: float
+) -> tuple[PageOutcome, bytes]:
+    t0 = time.perf_counter()
+    predictions = engine.predict(image)
+    redacted = redact(image, [p.bbox for p in predictions], margin)
+    residual = _residual(engine, redacted, predictions)
+    page = PredictionPage(page_id=page_id, valid=True, predictions=predictions, engine=engine.name, residual=residual)
+    png = png_bytes(redacted)
+    write_atomic(out_dir / f"{page_id}.redacted.png", png)
+    write_atomic(out_dir / f"{page_id}.json", (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
+    groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
+    return PageOutcome(page_id, source, None, groups, len(residual), time.perf_counter() - t0), png
+
+
+def _document(
+    doc: Document, engine: LocalEngine, out_dir: Path, margin: float, seen: dict[str, Path]
+) -> list[PageOutcome]:
+    outcomes: list[PageOutcome] = []
+    pngs: list[bytes] = []
+    try:
+        for page_id, image in doc.pages():
+            if page_id in seen:
+                outcomes.append(PageOutcome(page_id, doc.path, f"page id already written from {seen[page_id]}"))
+                continue
+            seen[page_id] = doc.path
+            try:
+                outcome, png = redact_page(page_id, doc.path, image, engine, out_dir, margin)
+            except RedactAgentError as exc:
+                outcomes.append(PageOutcome(page_id, doc.path, str(exc)))
+                continue
+            outcomes.append(outcome)
+            pngs.append(png)
+    except RedactAgentError as exc:
+        outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
+    if doc.is_pdf and pngs and all(o.ok for o in outcomes):
+        write_atomic(out_dir / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pngs))
+    return outcomes
+
+
+def run(inputs: list[str], out_dir: Path, engine: LocalEngine, margin: float) -> int:
+    """Process everything; print one line per page; 0 when every page succeeded, else 1."""
+    docs, errors = collect(inputs)
+    for e in errors:
+        print(f"redact-agent: error: {e}", file=sys.stderr)
+    seen: dict[str, Path] = {}
+    outcomes: list[PageOutcome] = []
+    with tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar:
+        for doc in docs:
+            for outcome in _document(doc, engine, out_dir, margin, seen):
+                outcomes.append(outcome)
+                line = outcome.summary()
+                if outcome.ok:
+                    tqdm.write(line, file=sys.stdout)
+                else:
+                    tqdm.write(f"redact-agent: error: {line}", file=sys.stderr)
+            bar.update(1)
+    failed = [o for o in outcomes if not o.ok]
+    if len(outcomes) > 1 or failed or errors:
+        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {out_dir}", file=sys.stderr)
+    return 0 if outcomes and not failed and not errors else 1

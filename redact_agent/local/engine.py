@@ -1,0 +1,213 @@
+"""The local engine: OCR words -> recognised spans -> typed, ink-tight pixel boxes.
+
+`single` mode reads the page once. `tools` mode uses the crop/zoom/OCR tools as an agent
+would: words the OCR read with low confidence, or in small print, are read again from a 2.5x
+zoom of their line, and every other place a found value is printed is marked too. Spans that
+overlap are resolved by score, then by length; the policy then decides what is redacted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from PIL import Image
+
+from redact_agent.local import entities, labels, patterns, signatures
+from redact_agent.local.ink import grey, tighten
+from redact_agent.local.layout import Segment, segments
+from redact_agent.local.spans import Span
+from redact_agent.pages import Prediction
+from redact_agent.policy import Policy, load_policy
+from redact_agent.tools.ocr import DEFAULT_ENGINE, Word, get_engine
+from redact_agent.tools.regions import ocr_words
+
+Mode = Literal["single", "tools"]
+LOW_CONFIDENCE = 0.6
+SMALL_TEXT_PX = 11
+
+
+@dataclass(frozen=True)
+class Found:
+    words: list[Word]
+    spans: list[Span]  # resolved, before the policy
+
+
+def recognise(words: list[Word]) -> list[Span]:
+    segs = segments(words)
+    return patterns.find(segs) + labels.find(segs, words) + entities.find(segs, words)
+
+
+def _chars(span: Span, words: list[Word]) -> dict[int, tuple[int, int]]:
+    """The characters a span takes of each of its words, as [start, end)."""
+    out = {}
+    for i in span.words:
+        n = len(words[i].text)
+        start = span.cut_left if i == span.words[0] else 0
+        end = n - span.cut_right if i == span.words[-1] else n
+        out[i] = (start, end)
+    return out
+
+
+def resolve(spans: list[Span], words: list[Word]) -> list[Span]:
+    """Keep the best spans: by score, then by length; a span that shares characters with a
+    better one is dropped whole (two dates in one token "02/01/20-02/12/20" both stay)."""
+    taken: dict[int, list[tuple[int, int]]] = {}
+    out = []
+    for s in sorted(spans, key=lambda s: (-s.score, -len(s.words), s.words)):
+        chars = _chars(s, words)
+        if any(a < d and c < b for i, (a, b) in chars.items() for c, d in taken.get(i, [])):
+            continue
+        out.append(s)
+        for i, r in chars.items():
+            taken.setdefault(i, []).append(r)
+    return sorted(out, key=lambda s: (s.words, s.cut_left))
+
+
+def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
+    """A word's box less the characters the span cuts off, in proportion to its width."""
+    w = words[i]
+    x0, y0, x1, y1 = w.bbox
+    n = max(1, len(w.text))
+    per_char = (x1 - x0) / n
+    if i == span.words[0] and span.cut_left:
+        x0 += per_char * span.cut_left
+    if i == span.words[-1] and span.cut_right:
+        x1 -= per_char * span.cut_right
+    return (x0, y0, x1, y1) if x1 > x0 else w.bbox
+
+
+def _text_of(words: list[Word], span: Span, i: int) -> str:
+    text = words[i].text
+    if i == span.words[-1] and span.cut_right:
+        text = text[: len(text) - span.cut_right]
+    if i == span.words[0] and span.cut_left:
+        text = text[span.cut_left :]
+    return text
+
+
+def value_of(span: Span, words: list[Word]) -> str:
+    lines: dict[int, list[int]] = {}
+    for i in span.words:
+        lines.setdefault(words[i].line, []).append(i)
+    ordered = sorted(lines.values(), key=lambda ix: min(words[i].bbox[1] for i in ix))
+    return "\n".join(
+        " ".join(_text_of(words, span, i) for i in sorted(ix, key=lambda i: words[i].bbox[0])) for ix in ordered
+    )
+
+
+class LocalEngine:
+    def __init__(self, mode: Mode = "single", policy: Policy | None = None, ocr: str = DEFAULT_ENGINE):
+        self.mode = mode
+        self.policy = policy or load_policy("default")
+        self.ocr = get_engine(ocr)
+
+    @property
+    def name(self) -> str:
+        return f"local:{self.mode}:{self.ocr.name}"
+
+    def find(self, page: Image.Image) -> Found:
+        words = self.ocr.words(page)
+        if self.mode == "tools":
+            words = self._reread(page, words)
+        spans = recognise(words)
+        if self.mode == "tools":
+            spans += _repeats(resolve(spans, words), words, segments(words))
+        spans += _deny(self.policy, words, segments(words))
+        return Found(words, resolve(spans, words))
+
+    def predict(self, page: Image.Image) -> list[Prediction]:
+        found = self.find(page)
+        return self.to_predictions(page, found)
+
+    def to_predictions(self, page: Image.Image, found: Found) -> list[Prediction]:
+        page_grey = grey(np.asarray(page))
+        out = []
+        for s in found.spans:
+            value = value_of(s, found.words)
+            denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
+            if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
+                continue
+            boxes = [tighten(page_grey, _trimmed(found.words, s, i)) for i in s.words]
+            box = (
+                min(b[0] for b in boxes),
+                min(b[1] for b in boxes),
+                max(b[2] for b in boxes),
+                max(b[3] for b in boxes),
+            )
+            out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3)))
+        if self.policy.redacts("SIGNATURE"):
+            for box in signatures.find(page_grey, segments(found.words), found.words):
+                out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5))
+        return out
+
+    def _reread(self, page: Image.Image, words: list[Word]) -> list[Word]:
+        """Re-OCR, at 2.5x, the lines holding low-confidence or small words."""
+        weak_lines = {w.line for w in words if w.confidence < LOW_CONFIDENCE or w.bbox[3] - w.bbox[1] < SMALL_TEXT_PX}
+        if not weak_lines:
+            return words
+        kept = [w for w in words if w.line not in weak_lines]
+        next_line = max(w.line for w in words) + 1
+        for line in sorted(weak_lines):
+            ws = [w for w in words if w.line == line]
+            box = (
+                min(w.bbox[0] for w in ws) - 4,
+                min(w.bbox[1] for w in ws) - 4,
+                max(w.bbox[2] for w in ws) + 4,
+                max(w.bbox[3] for w in ws) + 4,
+            )
+            again = ocr_words(page, self.ocr, box, scale=2.5)
+            if not again:
+                kept += ws
+                continue
+            for w in again:
+                kept.append(Word(w.text, w.bbox, w.confidence, next_line + w.line, w.block))
+            next_line += max(w.line for w in again) + 1
+        return kept
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"\s+", text) if t]
+
+
+def _occurrences(seg: Segment, tokens: list[str], words: list[Word]) -> list[tuple[int, ...]]:
+    texts = [words[i].text for i in seg.words]
+    n = len(tokens)
+    return [seg.words[k : k + n] for k in range(len(texts) - n + 1) if texts[k : k + n] == tokens]
+
+
+def _repeats(spans: list[Span], words: list[Word], segs: list[Segment]) -> list[Span]:
+    """Every other place a found value is printed, with the same type."""
+    out = []
+    for s in spans:
+        if s.source == "date":  # dates repeat by design; each is found on its own
+            continue
+        for line in value_of(s, words).split("\n"):
+            tokens = _tokens(line)
+            if len("".join(tokens)) < 4:
+                continue
+            for seg in segs:
+                out += [Span(s.type, occ, s.score - 0.05, "repeat") for occ in _occurrences(seg, tokens, words)]
+    return out
+
+
+_EDGE = ".,:;#()[]|"
+
+
+def _deny(policy: Policy, words: list[Word], segs: list[Segment]) -> list[Span]:
+    """Every printed occurrence of a deny term (case and edge punctuation ignored)."""
+    out = []
+    for term, type_ in policy.deny:
+        want = [t.strip(_EDGE).casefold() for t in _tokens(term)]
+        n = len(want)
+        for seg in segs:
+            have = [words[i].text.strip(_EDGE).casefold() for i in seg.words]
+            for k in range(len(have) - n + 1):
+                if have[k : k + n] == want:
+                    first, last = words[seg.words[k]].text, words[seg.words[k + n - 1]].text
+                    left = len(first) - len(first.lstrip(_EDGE))
+                    right = len(last) - len(last.rstrip(_EDGE))
+                    out.append(Span(type_, seg.words[k : k + n], 1.0, "deny", left, right))
+    return out

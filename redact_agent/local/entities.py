@@ -1,0 +1,231 @@
+"""Recognisers for names, organisations, addresses, places, station codes and job titles.
+
+- PERSON_NAME: 2–3 capitalised words whose first and last are in the US census name lists
+  (shipped in the `names` package), or "Last, First"; `probablepeople` must not call it a
+  corporation.
+- ORGANIZATION: a segment with an organisation cue (Inc, LLC, Committee, Media, "for
+  Congress", ...).
+- POSTAL_ADDRESS: a street line (house number + street type, or a P.O. box, confirmed by
+  `usaddress`) with the suite and city/state/zip lines directly below it, as one block.
+- LOCATION: a city/state/zip line on its own.
+- INSTITUTION_CODE: broadcast call letters (K/W + 2–3 letters, optional -TV/-FM...).
+- JOB_TITLE: a closed list of titles, when not used as a field label.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+
+import probablepeople
+import usaddress
+
+from redact_agent.local.layout import Segment, below, part
+from redact_agent.local.spans import Span
+from redact_agent.tools.ocr import Word
+
+_ORG_CUES = re.compile(
+    r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|group|media|committee|campaign|pac|party|"
+    r"associates|partners|services|advertising|agency|broadcasting|broadcast|television|communications|"
+    r"network|networks|news|foundation|association|union|university|college|bank|holdings|strategies|"
+    r"consulting|enterprises|industries|solutions|technologies|worldwide|international|friends\s+of|"
+    r"for\s+(?:congress|senate|governor|president|mayor|america|us|state|judge|sheriff|council))\b\.?",
+    re.IGNORECASE,
+)
+CALL_LETTERS = re.compile(r"\b[KW][A-Z]{2,3}(?:-(?:TV|FM|AM|DT|CD|LD|CA|HD)\d*)?\d{0,2}\b")
+_NOT_CALL_LETTERS = frozenset(
+    [
+        "WEEK",
+        "WEEKS",
+        "WITH",
+        "WORK",
+        "WEST",
+        "WHEN",
+        "WHAT",
+        "WHERE",
+        "WHICH",
+        "WILL",
+        "WERE",
+        "WANT",
+        "WAYS",
+        "WELL",
+        "KEEP",
+        "KIND",
+        "KNOW",
+        "WIDE",
+        "WIRE",
+        "WEB",
+        "WEBSITE",
+        "WAIT",
+        "WALK",
+        "WEAR",
+        "WIFE",
+        "WIND",
+        "WINE",
+        "WISH",
+        "WORD",
+        "WHITE",
+        "WHOLE",
+        "WOMEN",
+        "KIDS",
+        "KING",
+        "KEYS",
+        "WAGE",
+        "WARD",
+        "WARM",
+        "WASH",
+        "WAVE",
+        "WHOM",
+        "WHY",
+        "WHO",
+        "WAY",
+        "WIN",
+        "WON",
+        "WAS",
+        "WAR",
+        "WET",
+        "KEY",
+        "KIT",
+        "WIN",
+    ]
+)
+_STREET = re.compile(
+    r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|"
+    r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
+    r"pike|row|loop|run|walk)\b.*|(?:p\.?\s*o\.?\s*box|box)\s+\d+.*)$",
+    re.IGNORECASE,
+)
+_UNIT = re.compile(r"^(?:suite|ste|fl|floor|unit|apt|room|rm|bldg|building|#)\b.*", re.IGNORECASE)
+CITY_LINE = re.compile(r"^[A-Za-z][A-Za-z .'-]+,?\s+[A-Z]{2}\.?,?\s+\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$")
+_TITLES = re.compile(
+    r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
+    r"(?:account\s+executive|sales\s+manager|general\s+manager|station\s+manager|traffic\s+manager|"
+    r"business\s+manager|office\s+manager|media\s+buyer|president|vice\s+president|director|manager|"
+    r"coordinator|treasurer|secretary|ceo|cfo|coo|vp|owner|partner|attorney|accountant|analyst|engineer|"
+    r"consultant|officer|supervisor)$",
+    re.IGNORECASE,
+)
+
+
+@cache
+def _names() -> tuple[frozenset[str], frozenset[str]]:
+    import names
+
+    folder = os.path.dirname(names.__file__)
+
+    def read(*files: str) -> frozenset[str]:
+        out: set[str] = set()
+        for f in files:
+            with open(os.path.join(folder, f), encoding="ascii") as fh:
+                out.update(line.split()[0] for line in fh if line.strip())
+        return frozenset(out)
+
+    return read("dist.male.first", "dist.female.first"), read("dist.all.last")
+
+
+def _alpha(word: str) -> str:
+    return re.sub(r"[^A-Za-z'-]", "", word)
+
+
+def is_person_name(text: str) -> bool:
+    """Census first and last names in "First [M.] Last" or "Last, First" order."""
+    first, last = _names()
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words):
+        return False
+    if not all(w[0].isupper() for w in words if w[0].isalpha()):
+        return False
+    up = [_alpha(w).upper() for w in words]
+    plain = up[0] in first and up[-1] in last
+    inverted = "," in text and up[0] in last and up[1] in first
+    if not (plain or inverted):
+        return False
+    try:
+        _, kind = probablepeople.tag(text)
+    except probablepeople.RepeatedLabelError:
+        return plain or inverted
+    return bool(kind != "Corporation")
+
+
+def is_organization(text: str) -> bool:
+    """An organisation cue word (Inc, LLC, Committee, "for Congress", ...) in a non-label."""
+    return bool(_ORG_CUES.search(text)) and not text.rstrip().endswith(":")
+
+
+def is_street_line(text: str) -> bool:
+    if not _STREET.match(text.strip()):
+        return False
+    try:
+        tags, kind = usaddress.tag(text)
+    except usaddress.RepeatedLabelError:
+        return False
+    return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in ("Street Address", "PO Box", "Ambiguous")
+
+
+def _street_start(seg: Segment) -> int | None:
+    """Where a street line starts in a segment (OCR often glues logo debris in front of it)."""
+    for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*o\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
+        if is_street_line(seg.text[m.start() :]):
+            return m.start()
+    return None
+
+
+def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
+    out = []
+    for seg in segs:
+        start = _street_start(seg)
+        if start is None:
+            continue
+        first, _, _ = seg.cuts(start, len(seg.text))
+        street = part(seg, first, words)
+        block_words = list(first)
+        nxt, lines = below(street, segs, max_lines=2.0), 1
+        while nxt is not None and lines < 5:
+            aligned = abs(nxt.box[0] - street.box[0]) < 3 * street.height
+            if aligned and (
+                _UNIT.match(nxt.text) or CITY_LINE.match(nxt.text) or nxt.text.strip().upper() in ("US", "USA")
+            ):
+                block_words += nxt.words
+                lines += 1
+                nxt = below(nxt, segs, max_lines=2.0)
+            else:
+                break
+        out.append(Span("POSTAL_ADDRESS", tuple(block_words), 0.8, "usaddress"))
+    return out
+
+
+_CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)$")
+
+
+def split_code(seg: Segment, start: int, name_type: str, code_type: str, score: float, source: str) -> list[Span]:
+    """ "Jacobs For Congress-R (135377)": the name, and the code without its brackets."""
+    text = seg.text[start:]
+    m = _CODE_AFTER.match(text)
+    if not m:
+        return []
+    name_words, nl, nr = seg.cuts(start, start + m.end("name"))
+    code_words, cl, cr = seg.cuts(start + m.start("code"), start + m.end("code"))
+    return [Span(name_type, name_words, score, source, nl, nr), Span(code_type, code_words, score, source, cl, cr)]
+
+
+def find(segs: list[Segment], words: list[Word]) -> list[Span]:
+    out = _address_blocks(segs, words)
+    for seg in segs:
+        text = seg.text.strip(" :;|")
+        if CITY_LINE.match(text):
+            out.append(Span("LOCATION", seg.words, 0.6, "city-line"))
+        coded = split_code(seg, 0, "ORGANIZATION", "CUSTOMER_ID", 0.55, "org-cue") if is_organization(text) else []
+        if coded:
+            out += coded
+        elif is_organization(text) and not any(c.isdigit() for c in text.replace("2020", "")):
+            out.append(Span("ORGANIZATION", seg.words, 0.55, "org-cue"))
+        elif is_person_name(text):
+            out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
+        if _TITLES.match(text) and not seg.text.rstrip().endswith(":"):
+            out.append(Span("JOB_TITLE", seg.words, 0.5, "title-list"))
+        for i in seg.words:
+            token = words[i].text.strip(".,;:()[]|")
+            if CALL_LETTERS.fullmatch(token) and token.split("-")[0] not in _NOT_CALL_LETTERS:
+                out.append(Span("INSTITUTION_CODE", (i,), 0.6, "call-letters"))
+    return out

@@ -1,0 +1,52 @@
+"""Tightening word boxes to the glyph ink, as the gold is drawn (spec/annotation.md).
+
+Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
+components whose centres lie inside the original box (cell rules and neighbouring words that
+only reach into the margin are dropped), and take their extents. A crop without ink keeps its
+box. Tesseract's boxes are already tight (median IoU 1.0 with the gold); RapidOCR's line-height
+boxes are not (0.56), which is what this is for.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from redact_agent.boxes import Box
+
+GROW = 2
+
+
+def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    return np.asarray(cv2.cvtColor(image_rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+
+
+def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
+    h, w = page_grey.shape
+    x0, y0 = max(0, int(box[0]) - GROW), max(0, int(box[1]) - GROW)
+    x1, y1 = min(w, int(np.ceil(box[2])) + GROW), min(h, int(np.ceil(box[3])) + GROW)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return box
+    crop = page_grey[y0:y1, x0:x1]
+    if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
+        return box
+    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    ch, cw = ink.shape
+    keep = []
+    for i in range(1, n):
+        cx, cy = centroids[i][0] + x0, centroids[i][1] + y0
+        w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
+        rule = (h <= 3 and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)  # a cell border or underline
+        if not rule and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+            keep.append(stats[i])
+    if not keep:
+        return box
+    ks = np.array(keep)
+    return (
+        float(x0 + ks[:, cv2.CC_STAT_LEFT].min()),
+        float(y0 + ks[:, cv2.CC_STAT_TOP].min()),
+        float(x0 + (ks[:, cv2.CC_STAT_LEFT] + ks[:, cv2.CC_STAT_WIDTH]).max()),
+        float(y0 + (ks[:, cv2.CC_STAT_TOP] + ks[:, cv2.CC_STAT_HEIGHT]).max()),
+    )

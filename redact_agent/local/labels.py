@@ -1,0 +1,236 @@
+"""Layout cues: a value beside or under a field label takes the label's type.
+
+"Order / Rev: 14086", "Acct # 4769", "Attn: Valerie Holstein": the label decides the type of
+the value to its right on the same row, or, for a column header, of the value just below it.
+Each label type also says what its value must look like (an identifier has a digit, a name
+has no digits), so a label with an empty field does not swallow its neighbour.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rapidfuzz import fuzz, process
+
+from redact_agent.local.entities import is_organization, split_code
+from redact_agent.local.layout import Segment, below, part, right_of
+from redact_agent.local.patterns import DATE
+from redact_agent.local.spans import Span
+from redact_agent.tools.ocr import Word
+
+
+def _id(v: str) -> bool:
+    return any(c.isdigit() for c in v) and len(v.split()) == 1 and len(v) <= 32 and not DATE.fullmatch(v)
+
+
+def _name(v: str) -> bool:
+    words = v.replace(",", " ").split()
+    return 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
+
+
+def _org(v: str) -> bool:
+    return bool(re.search(r"[A-Za-z]{2}", v)) and not DATE.fullmatch(v) and len(v) <= 80
+
+
+def _text(v: str) -> bool:
+    return bool(re.search(r"[A-Za-z]{2}", v)) and not re.search(r"\d{3}", v) and len(v) <= 60
+
+
+def _phone(v: str) -> bool:
+    return len(re.sub(r"\D", "", v)) >= 10
+
+
+LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
+    (re.compile(p, re.IGNORECASE), t, ok)
+    for p, t, ok in [
+        (
+            r"(?:alt\s+)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
+            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal)\s*(?:no|number|#|id)?",
+            "CONTRACT_NUMBER",
+            _id,
+        ),
+        (r"(?:inv|invoice|receipt|bill|statement)\s*(?:no|number|#|id)?", "INVOICE_NUMBER", _id),
+        (
+            r"(?:customer|client|member|patient|student|account|acct|advertiser|agency|agy|adv)\s*"
+            r"(?:external\s+)?(?:no|number|#|id|code|ref|reference)|cpe|acct\s*#?|account\s*#",
+            "CUSTOMER_ID",
+            _id,
+        ),
+        (r"(?:employee|staff|badge|salesperson|sales\s*person|slsp|rep)\s*(?:no|number|#|id|code)", "EMPLOYEE_ID", _id),
+        (r"(?:case|claim|ticket|file|docket|reference|ref)\s*(?:no|number|#|id)?", "CASE_NUMBER", _id),
+        (r"(?:policy|certificate|cert)\s*(?:no|number|#|id)?", "POLICY_NUMBER", _id),
+        (
+            r"ssn|social\s+security(?:\s+(?:no|number|#))?|passport(?:\s+(?:no|number|#))?|"
+            r"driver'?s?\s+licen[cs]e(?:\s+(?:no|number|#))?|national\s+id",
+            "GOVERNMENT_ID",
+            _id,
+        ),
+        (r"ein|fein|federal\s+tax\s+id|tax\s+id|vat(?:\s+(?:no|number|#))?|duns|fcc\s*(?:id|#)?", "BUSINESS_ID", _id),
+        (
+            r"(?:bank\s+)?account\s+number|routing(?:\s+(?:no|number|#))?|iban|card\s+(?:no|number|#)",
+            "FINANCIAL_ACCOUNT",
+            _id,
+        ),
+        (r"dob|date\s+of\s+birth|birth\s*date", "DATE_OF_BIRTH", lambda v: bool(DATE.fullmatch(v))),
+        (r"user\s*(?:name|id)|login|ip(?:\s+address)?|device\s+id", "ONLINE_ID", _id),
+        (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _id),
+        (
+            r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
+            r"account\s+exec(?:utive)?|ae|salesperson|sales\s*person|entered\s+by|prepared\s+by|requested\s+by|"
+            r"submitted\s+by|approved\s+by|client\s+name|customer\s+name|employee\s+name|patient\s+name|name",
+            "PERSON_NAME",
+            _name,
+        ),
+        (
+            r"advertiser(?:\s+name)?|agency(?:\s+name)?|company(?:\s+name)?|organi[sz]ation|bill\s+to|"
+            r"sold\s+to|sales\s+office|rep\s+firm|vendor|payee",
+            "ORGANIZATION",
+            _org,
+        ),
+        (r"(?:job\s+)?title|position|role", "JOB_TITLE", _text),
+        (r"phone|tel|telephone|fax|ph|mobile|cell", "PHONE_NUMBER", _phone),
+        (r"station|call\s+letters", "INSTITUTION_CODE", lambda v: bool(re.fullmatch(r"[A-Z][A-Z0-9-]{2,9}", v))),
+        (r"city|market|sales\s+region", "LOCATION", _text),
+    ]
+]
+_LABEL_END = re.compile(r"\s*[:#.]*\s*$")
+
+
+# Column headers OCR often misreads ("\\qy Code", "dverfiser"): matched fuzzily, by these spellings.
+_HEADERS = {
+    "agy code": "CUSTOMER_ID",
+    "agency code": "CUSTOMER_ID",
+    "advertiser code": "CUSTOMER_ID",
+    "adv code": "CUSTOMER_ID",
+    "agency ref": "CUSTOMER_ID",
+    "advertiser ref": "CUSTOMER_ID",
+    "cpe": "CUSTOMER_ID",
+    "ar order": "CONTRACT_NUMBER",
+    "order": "CONTRACT_NUMBER",
+    "contract": "CONTRACT_NUMBER",
+    "contract revision": "CONTRACT_NUMBER",
+    "estimate": "CONTRACT_NUMBER",
+    "traffic": "CONTRACT_NUMBER",
+    "invoice": "INVOICE_NUMBER",
+    "salesperson code": "EMPLOYEE_ID",
+}
+_OK = {t: ok for _, t, ok in LABELS}
+
+
+def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], bool]] | None:
+    """The type a label announces, with its value check, or None if `text` is no label.
+    `fuzzy` also accepts near-spellings of common column headers."""
+    core = _LABEL_END.sub("", text.strip()).strip()
+    if not core or len(core) > 40:
+        return None
+    for pattern, type_, ok in LABELS:
+        if pattern.fullmatch(core):
+            return type_, ok
+    if fuzzy:
+        folded = re.sub(r"[^a-z ]", "", core.lower()).strip()
+        best = process.extractOne(folded, list(_HEADERS), scorer=fuzz.ratio, score_cutoff=80)
+        if best is not None:
+            return _HEADERS[best[0]], _OK[_HEADERS[best[0]]]
+    return None
+
+
+_SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
+
+
+def _value_spans(seg: Segment, label: str, type_: str, ok: Callable[[str], bool], start: int = 0) -> list[Span]:
+    raw = seg.text[start:]
+    text = raw.strip(" :#|/")
+    if not text:
+        return []
+    offset = seg.text.index(text, start)
+    if type_ in ("PERSON_NAME", "ORGANIZATION"):
+        # "Advertiser: Jacobs For Congress-R (135377)", "Salesperson: Eagle (1446)"
+        code_type = "EMPLOYEE_ID" if _SALES.search(label) else "CUSTOMER_ID"
+        name_type = "ORGANIZATION" if is_organization(text) else type_
+        coded = split_code(seg, offset, name_type, code_type, 0.8, "label")
+        if coded:
+            return coded
+    if not ok(text) or (type_ == "PERSON_NAME" and is_organization(text)):
+        return []
+    words, left, right = seg.cuts(offset, offset + len(text))
+    # A date of birth is a date the pattern recogniser also finds: the label must win.
+    score = 0.95 if type_ == "DATE_OF_BIRTH" else 0.8
+    return [Span(type_, words, score, "label", left, right)] if words else []
+
+
+def _is_label(text: str) -> bool:
+    return text.rstrip().endswith(":") or label_type(text) is not None
+
+
+def find(segs: list[Segment], words: list[Word]) -> list[Span]:
+    out: list[Span] = []
+    for seg in segs:
+        found = label_type(seg.text)
+        if found is not None:
+            type_, ok = found
+            # The value sits to the right; a label with nothing to its right heads a column.
+            neighbour = right_of(seg, segs) or below(seg, segs, max_lines=1.6)
+            if neighbour is not None and not _is_label(neighbour.text):
+                out += _value_spans(neighbour, seg.text, type_, ok)
+            continue
+        out += _inline(seg, words)
+    return out + _under_headers(segs, words)
+
+
+def _inline(seg: Segment, words: list[Word]) -> list[Span]:
+    """Labels inside a segment: "Contact: Mary Johnson Phone: (312) 555-0199", "Inv # 7303200".
+    A label is 1–4 words ending in ':' or '#'; its value runs to the next label, cut back to
+    the longest prefix its type accepts."""
+    texts = [words[i].text for i in seg.words]
+    n = len(texts)
+    found: list[tuple[int, int, str, Callable[[str], bool], str]] = []
+    k = 0
+    while k < n:
+        for size in (4, 3, 2, 1):
+            stop = k + size
+            if stop > n:
+                continue
+            if stop < n and texts[stop] in ("#", ":"):
+                stop += 1
+            cand = " ".join(texts[k:stop])
+            hit = label_type(cand) if cand.endswith((":", "#")) else None
+            if hit is not None:
+                found.append((k, stop, hit[0], hit[1], cand))
+                k = stop - 1
+                break
+        k += 1
+    out = []
+    for j, (_, stop, type_, ok, label) in enumerate(found):
+        limit = found[j + 1][0] if j + 1 < len(found) else n
+        for last in range(limit, stop, -1):
+            text = " ".join(texts[stop:last]).strip(" |/")
+            if text and ok(text):
+                out += _value_spans(part(seg, seg.words[stop:last], words), label, type_, ok)
+                break
+    return out
+
+
+def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
+    """Table cells: an identifier under a column header takes the header's type. The header
+    is read from the words just above the cell, since OCR merges a header row into one line."""
+    out = []
+    for seg in segs:
+        if not any(c.isdigit() for c in seg.text) or _is_label(seg.text):
+            continue
+        x0, y0, x1, _ = seg.box
+        above = [
+            i
+            for i, w in enumerate(words)
+            if w.bbox[3] <= y0 + 1 and y0 - w.bbox[3] < 2.5 * seg.height and w.bbox[0] < x1 + 4 and w.bbox[2] > x0 - 4
+        ]
+        if not above:
+            continue
+        nearest = max(words[i].bbox[3] for i in above)
+        row = sorted((i for i in above if words[i].bbox[3] > nearest - seg.height), key=lambda i: words[i].bbox[0])
+        header = " ".join(words[i].text for i in row).strip(" |")
+        found = label_type(header, fuzzy=True)
+        if found is not None and found[1](seg.text.strip(" |/")):
+            for span in _value_spans(seg, header, found[0], found[1]):
+                out.append(Span(span.type, span.words, 0.7, "column-header", span.cut_left, span.cut_right))
+    return out

@@ -1,0 +1,99 @@
+"""Page text from OCR words: segments (runs of words on one line), with label/value geometry.
+
+Tesseract's text lines run across form columns, so a line is cut into *segments* wherever the
+gap between two words exceeds 1.5 line heights: "Order / Rev:" and "14086" become two segments,
+the label and its value. Recognisers read segment text; `char span -> words` maps a regex match
+back to the OCR words whose boxes make the prediction.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from redact_agent.tools.ocr import Word
+
+GAP_FACTOR = 1.5
+
+
+@dataclass(frozen=True)
+class Segment:
+    index: int
+    words: tuple[int, ...]  # indices into the page's word list, left to right
+    text: str  # the words joined by single spaces
+    starts: tuple[int, ...]  # char offset of each word in `text`
+    ends: tuple[int, ...]
+    box: tuple[float, float, float, float]
+    line: int
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    def words_in(self, start: int, end: int) -> tuple[int, ...]:
+        """Words whose characters overlap text[start:end]."""
+        return tuple(w for w, s, e in zip(self.words, self.starts, self.ends, strict=True) if s < end and start < e)
+
+    def cuts(self, start: int, end: int) -> tuple[tuple[int, ...], int, int]:
+        """Words overlapping text[start:end], and how many characters of the first and last
+        word fall outside it."""
+        hit = [(w, s, e) for w, s, e in zip(self.words, self.starts, self.ends, strict=True) if s < end and start < e]
+        if not hit:
+            return (), 0, 0
+        return tuple(w for w, _, _ in hit), max(0, start - hit[0][1]), max(0, hit[-1][2] - end)
+
+
+def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def segments(words: list[Word]) -> list[Segment]:
+    by_line: dict[int, list[int]] = {}
+    for i, w in enumerate(words):
+        by_line.setdefault(w.line, []).append(i)
+    out: list[Segment] = []
+    for line, idx in sorted(by_line.items(), key=lambda kv: min(words[i].bbox[1] for i in kv[1])):
+        idx.sort(key=lambda i: words[i].bbox[0])
+        height = statistics.median(words[i].bbox[3] - words[i].bbox[1] for i in idx)
+        run = [idx[0]]
+        for i in idx[1:]:
+            if words[i].bbox[0] - words[run[-1]].bbox[2] > GAP_FACTOR * height:
+                out.append(_segment(len(out), run, words, line))
+                run = []
+            run.append(i)
+        out.append(_segment(len(out), run, words, line))
+    return out
+
+
+def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segment:
+    starts, ends, pos = [], [], 0
+    for i in run:
+        starts.append(pos)
+        ends.append(pos + len(words[i].text))
+        pos = ends[-1] + 1
+    text = " ".join(words[i].text for i in run)
+    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), _union([words[i].bbox for i in run]), line)
+
+
+def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:
+    """The segment made of some of `seg`'s words (its geometry then ignores the rest)."""
+    return _segment(seg.index, list(run), words, seg.line)
+
+
+def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment | None:
+    """The nearest segment to the right on the same visual row."""
+    cy = (seg.box[1] + seg.box[3]) / 2
+    cands = [s for s in segs if s.box[0] >= seg.box[2] - 2 and s.box[1] < cy < s.box[3] and s.index != seg.index]
+    cands = [s for s in cands if s.box[0] - seg.box[2] <= max_gap]
+    return min(cands, key=lambda s: s.box[0], default=None)
+
+
+def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment | None:
+    """The nearest segment below that overlaps `seg` horizontally."""
+    limit = seg.box[3] + max_lines * max(seg.height, 8)
+    cands = [
+        s
+        for s in segs
+        if s.box[1] >= seg.box[3] - 2 and s.box[1] <= limit and s.box[0] < seg.box[2] and s.box[2] > seg.box[0]
+    ]
+    return min(cands, key=lambda s: s.box[1], default=None)

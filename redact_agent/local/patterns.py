@@ -1,0 +1,126 @@
+"""Recognisers for values with a checkable shape: e-mail, URL/IP, phone, dates, and the
+identifiers that carry check digits (SSN, EIN, IBAN, payment cards, VAT, VIN).
+
+Shapes are matched on segment text; validators from `phonenumbers` and `python-stdnum` then
+accept or reject each candidate, so "123-45-6789" becomes a GOVERNMENT_ID only when it is a
+valid SSN. Dates use explicit numeric and month-name patterns (a range "02/01/20-02/12/20" is
+two DATEs, per the annotation guidelines), with `datefinder` for other spelled-out dates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import datefinder
+import phonenumbers
+from stdnum import iban, luhn
+from stdnum.eu import vat
+from stdnum.us import ein, ssn
+
+from redact_agent.local.layout import Segment
+from redact_agent.local.spans import Span
+
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+URL = re.compile(
+    r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b",
+    re.IGNORECASE,
+)
+IPV4 = re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b")
+_TIME = r"(?:\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?"
+_NUMERIC = r"(?:[01]?\d)[/.-](?:[0-3]?\d)(?:[/.-](?:\d{4}|\d{2}))?"
+_MONTHS = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_SPELLED = (
+    rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}}|{_MONTHS},?\s+\d{{4}})"
+)
+DATE = re.compile(rf"(?<![\d/])(?:{_SPELLED}|{_NUMERIC}){_TIME}(?![\d/])", re.IGNORECASE)
+SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+EIN = re.compile(r"\b\d{2}-\d{7}\b")
+IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
+CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+VAT = re.compile(r"\b(?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)U?\d{8,12}\b")
+VIN = re.compile(r"\b[A-HJ-NPR-Z0-9]{17}\b")
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
+_VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
+_VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def _no_at(text: str) -> bool:
+    return "@" not in text
+
+
+def _valid_date(text: str) -> bool:
+    m = re.match(r"(\d{1,2})[/.-](\d{1,2})", text)
+    if not m:
+        return True  # spelled-out month
+    month, day = int(m.group(1)), int(m.group(2))
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def vin_is_valid(text: str) -> bool:
+    """ISO 3779 check digit (position 9) of a North-American VIN."""
+    if not VIN.fullmatch(text) or not any(c.isalpha() for c in text):
+        return False
+    total = sum(_VIN_VALUES[c] * w for c, w in zip(text, _VIN_WEIGHTS, strict=True))
+    check = "X" if total % 11 == 10 else str(total % 11)
+    return text[8] == check
+
+
+def _spans(
+    seg: Segment,
+    pattern: re.Pattern[str],
+    type_: str,
+    score: float,
+    source: str,
+    ok: Callable[[str], bool] | None = None,
+) -> Iterator[Span]:
+    for m in pattern.finditer(seg.text):
+        if ok is None or ok(m.group(0)):
+            words, left, right = seg.cuts(m.start(), m.end())
+            if words:
+                yield Span(type_, words, score, source, left, right)
+
+
+def _phones(seg: Segment) -> Iterator[Span]:
+    for m in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
+        raw = m.raw_string
+        # A bare run of digits is as likely an account or invoice number: want phone punctuation.
+        if (
+            len(re.sub(r"\D", "", raw)) >= 10
+            and re.search(r"[-().\s+]", raw.strip())
+            and not DATE.fullmatch(raw.strip())
+        ):
+            words, left, right = seg.cuts(m.start, m.end)
+            yield Span("PHONE_NUMBER", words, 0.9, "phonenumbers", left, right)
+
+
+def _spelled_dates(seg: Segment) -> Iterator[Span]:
+    if not re.search(_MONTHS, seg.text, re.IGNORECASE):
+        return
+    for _, source, (start, end) in datefinder.find_dates(seg.text, source=True, index=True):
+        if re.search(_MONTHS, source, re.IGNORECASE) and re.search(r"\d", source):
+            words, left, right = seg.cuts(start, end)
+            yield Span("DATE", words, 0.7, "datefinder", left, right)
+
+
+def find(segs: list[Segment]) -> list[Span]:
+    out: list[Span] = []
+    for seg in segs:
+        out += _spans(seg, EMAIL, "EMAIL_ADDRESS", 0.95, "email")
+        # URLs are whole tokens: OCR garbles their scheme ("http:/Isbgi.net") more than their ends.
+        out += [Span(s.type, s.words, s.score, s.source) for s in _spans(seg, URL, "ONLINE_ID", 0.85, "url", ok=_no_at)]
+        out += _spans(seg, IPV4, "ONLINE_ID", 0.9, "ip")
+        out += _phones(seg)
+        out += _spans(seg, DATE, "DATE", 0.85, "date", ok=_valid_date)
+        out += _spelled_dates(seg)
+        out += _spans(seg, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid)
+        out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)
+        out += _spans(seg, IBAN, "FINANCIAL_ACCOUNT", 0.95, "stdnum.iban", ok=iban.is_valid)
+        out += _spans(seg, CARD, "FINANCIAL_ACCOUNT", 0.9, "luhn", ok=lambda s: luhn.is_valid(re.sub(r"\D", "", s)))
+        out += _spans(seg, VAT, "BUSINESS_ID", 0.9, "stdnum.vat", ok=vat.is_valid)
+        out += _spans(seg, VIN, "VEHICLE_ID", 0.9, "vin", ok=vin_is_valid)
+    return out

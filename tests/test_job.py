@@ -1,0 +1,137 @@
+"""The main job's contract: outputs, exit codes, bad inputs, PDFs, metadata, atomicity."""
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, PngImagePlugin
+
+from redact_agent.cli import main
+from redact_agent.pages import PredictionPage
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PAGE = FIXTURES / "form-block.png"  # a real crop: "Order / Rev: 14086", "Primary AE: David Cisco", dates
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_one_page_writes_prediction_and_redacted_image(tmp_path, capsys):
+    src = tmp_path / "page.png"
+    meta = PngImagePlugin.PngInfo()
+    meta.add_text("Author", "Jane Secret")
+    Image.open(PAGE).save(src, pnginfo=meta, dpi=(300, 300))
+    before = _sha(src)
+    out = tmp_path / "out"
+    assert main([str(src), "-o", str(out), "--policy", "all"]) == 0
+    assert _sha(src) == before  # the input is never modified
+    page = PredictionPage.model_validate_json((out / "page.json").read_text())
+    assert page.valid and page.engine == "local:single:tesseract" and page.residual is not None
+    assert any(p.type == "CONTRACT_NUMBER" and p.value == "14086" for p in page.predictions)
+    redacted = Image.open(out / "page.redacted.png")
+    assert redacted.size == Image.open(src).size and "Author" not in redacted.info and "dpi" not in redacted.info
+    pixels = np.asarray(redacted.convert("L"))
+    for p in page.predictions:  # each box is solid black in the pixels
+        x0, y0, x1, y1 = (round(v) for v in p.bbox)
+        assert pixels[y0:y1, x0:x1].max() == 0
+    line = capsys.readouterr().out
+    assert line.startswith("page: ") and "items" in line and "residual" in line
+    assert not list(out.glob(".*.tmp"))  # no temporary files left behind
+
+
+def test_redact_subcommand_and_default_policy(tmp_path):
+    out = tmp_path / "out"
+    assert main(["redact", str(PAGE), "-o", str(out)]) == 0
+    page = json.loads((out / "form-block.json").read_text())
+    # The default policy leaves Contextual types (ORGANIZATION, DATE) visible.
+    assert {p["type"] for p in page["predictions"]} == {"CONTRACT_NUMBER", "PERSON_NAME", "INSTITUTION_CODE"}
+
+
+@pytest.mark.parametrize(
+    "mode",
+    ["CMYK", "RGBA", "I;16", "L", "P"],
+)
+def test_odd_image_modes_are_processed(tmp_path, mode):
+    img = Image.open(PAGE)
+    src = tmp_path / f"odd-{mode.replace(';', '')}.tiff"
+    if mode == "I;16":
+        Image.fromarray(np.asarray(img.convert("L")).astype(np.uint16) * 257).save(src)
+    else:
+        img.convert(mode).save(src)
+    assert main([str(src), "-o", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / f"{src.stem}.redacted.png").exists()
+
+
+def test_bad_inputs_fail_alone_and_the_batch_goes_on(tmp_path, capsys):
+    good = tmp_path / "good.png"
+    Image.open(PAGE).save(good)
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    corrupt = tmp_path / "corrupt.png"
+    corrupt.write_bytes(good.read_bytes()[:200])
+    bomb = tmp_path / "bomb.png"
+    Image.new("1", (10_000, 10_000)).save(bomb)
+    out = tmp_path / "out"
+    code = main([str(empty), str(corrupt), str(bomb), str(good), str(tmp_path / "missing.png"), "-o", str(out)])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "empty.png" in err and "corrupt.png" in err and "too many pixels" in err and "missing.png" in err
+    assert (out / "good.json").exists() and (out / "good.redacted.png").exists()
+    assert not (out / "empty.json").exists() and not (out / "bomb.json").exists()
+
+
+def _pdf(path: Path, pages: int) -> None:
+    pngs = []
+    for _ in range(pages):
+        buf = io.BytesIO()
+        Image.open(PAGE).save(buf, format="PNG")
+        pngs.append(buf.getvalue())
+    import img2pdf
+
+    path.write_bytes(img2pdf.convert(pngs))
+
+
+def test_pdf_pages_and_an_image_only_redacted_pdf(tmp_path):
+    src = tmp_path / "doc.pdf"
+    _pdf(src, 2)
+    out = tmp_path / "out"
+    assert main([str(src), "-o", str(out)]) == 0
+    assert (out / "doc-p1.json").exists() and (out / "doc-p2.redacted.png").exists()
+    pdf = pdfium.PdfDocument(out / "doc.redacted.pdf")
+    assert len(pdf) == 2 and pdf[0].get_textpage().get_text_range() == ""
+    with pikepdf.open(out / "doc.redacted.pdf") as p:
+        assert len(p.docinfo) == 0  # no metadata
+
+
+def test_encrypted_pdf_is_a_clear_error(tmp_path, capsys):
+    plain = tmp_path / "plain.pdf"
+    _pdf(plain, 1)
+    locked = tmp_path / "locked.pdf"
+    with pikepdf.open(plain) as p:
+        p.save(locked, encryption=pikepdf.Encryption(owner="o", user="secret"))
+    assert main([str(locked), "-o", str(tmp_path / "out")]) == 1
+    assert "locked.pdf" in capsys.readouterr().err
+
+
+def test_a_directory_means_every_page_file_in_it(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a.png", "b.jpg"):
+        Image.open(PAGE).convert("RGB").save(folder / name)
+    (folder / "notes.txt").write_text("ignored")
+    out = tmp_path / "out"
+    assert main([str(folder), "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.glob("*.json")) == ["a.json", "b.json"]
+
+
+def test_same_page_id_twice_is_refused_not_overwritten(tmp_path, capsys):
+    Image.open(PAGE).save(tmp_path / "x.png")
+    Image.open(PAGE).convert("RGB").save(tmp_path / "x.jpg")
+    assert main([str(tmp_path / "x.png"), str(tmp_path / "x.jpg"), "-o", str(tmp_path / "out")]) == 1
+    assert "already written" in capsys.readouterr().err

@@ -41,9 +41,14 @@ def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
         rule = (h <= 3 and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)  # a cell border or underline
         if not rule and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
             keep.append(stats[i])
-    if not keep:
-        return box
-    ks = np.array(keep)
+    return extents(keep, x0, y0) or box
+
+
+def extents(components: list[NDArray[np.int32]], x0: int, y0: int) -> Box | None:
+    """The page box enclosing connected-component stats rows of a crop at (x0, y0)."""
+    if not components:
+        return None
+    ks = np.array(components)
     return (
         float(x0 + ks[:, cv2.CC_STAT_LEFT].min()),
         float(y0 + ks[:, cv2.CC_STAT_TOP].min()),

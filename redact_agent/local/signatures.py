@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from redact_agent.boxes import Box
+from redact_agent.local.ink import extents
 from redact_agent.local.layout import Segment, part
 from redact_agent.tools.ocr import Word
 
@@ -37,16 +38,7 @@ def _ink_box(page_grey: NDArray[np.uint8], region: Box, words: list[Word]) -> Bo
     if int(crop.max()) - int(crop.min()) < 64:
         return None
     _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    keep = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 20 and s[cv2.CC_STAT_HEIGHT] > 3]
-    if not keep:
-        return None
-    ks = np.array(keep)
-    return (
-        float(x0 + ks[:, cv2.CC_STAT_LEFT].min()),
-        float(y0 + ks[:, cv2.CC_STAT_TOP].min()),
-        float(x0 + (ks[:, cv2.CC_STAT_LEFT] + ks[:, cv2.CC_STAT_WIDTH]).max()),
-        float(y0 + (ks[:, cv2.CC_STAT_TOP] + ks[:, cv2.CC_STAT_HEIGHT]).max()),
-    )
+    return extents([s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 20 and s[cv2.CC_STAT_HEIGHT] > 3], x0, y0)
 
 
 def find(page_grey: NDArray[np.uint8], segs: list[Segment], words: list[Word]) -> list[Box]:

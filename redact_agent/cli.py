@@ -74,12 +74,14 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
 
 
 def _redact(args: argparse.Namespace) -> int:
-    from redact_agent.job import run
+    from redact_agent.job import Job, run
     from redact_agent.local.engine import LocalEngine
     from redact_agent.policy import load_policy
 
-    engine = LocalEngine(mode=args.mode, policy=load_policy(args.policy), ocr=args.ocr)
-    return run(args.inputs, Path(args.out), engine, args.margin)
+    policy = load_policy(args.policy)
+    engine = LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr)
+    verifier = LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
+    return run(Job(engine, verifier, Path(args.out), args.margin), args.inputs)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument("--backend", choices=["local"], default="local", help="the embedded offline engine")
     redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
     redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
-    redact.add_argument("--ocr", choices=["tesseract", "rapidocr"], default="tesseract", help="OCR engine")
+    redact.add_argument("--ocr", choices=["rapidocr", "tesseract"], default="rapidocr", help="OCR for finding PII")
+    redact.add_argument(
+        "--verify-ocr", choices=["rapidocr", "tesseract"], default="tesseract", help="OCR reading the redacted page"
+    )
     redact.add_argument("--margin", type=float, default=2.0, help="pixels added around each box (default 2)")
     redact.set_defaults(func=_redact)
 

@@ -1,7 +1,8 @@
 """The main job: redact every page of every input, write its outputs, verify the result.
 
 For each page: find PII, burn the boxes into a copy of the image, then read the redacted
-image again with the same engine and report what it still finds (`residual`): the first turn
+image again with a second reader (by default the other OCR engine, so that one engine's blind
+spot is not checked by itself) and report what it still finds (`residual`): the first turn
 of the produce-and-score loop. Outputs per page: `<page_id>.json` (a prediction page) and
 `<page_id>.redacted.png`; a PDF input also gets `<stem>.redacted.pdf` from its redacted page
 images once all of its pages succeeded. A file that fails is reported and skipped; the batch
@@ -50,10 +51,18 @@ class PageOutcome:
         return f"{self.page_id}: {items} items ({by_group}); residual {self.residual}; {self.seconds:.2f} s"
 
 
-def _residual(engine: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
-    """What the engine still finds on the redacted page, less the black boxes themselves
+@dataclass(frozen=True)
+class Job:
+    engine: LocalEngine  # finds what to redact
+    verifier: LocalEngine  # reads the redacted page again
+    out_dir: Path
+    margin: float
+
+
+def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
+    """What the verifier still finds on the redacted page, less the black boxes themselves
     (OCR reads a filled box as "I" or "1"; those are not leaks)."""
-    found = engine.predict(redacted)
+    found = verifier.predict(redacted)
     if not found or not predictions:
         return found
     filled = as_array([p.bbox for p in predictions])
@@ -62,24 +71,22 @@ def _residual(engine: LocalEngine, redacted: Image.Image, predictions: list[Pred
     return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < 0.5 * a]
 
 
-def redact_page(
-    page_id: str, source: Path, image: Image.Image, engine: LocalEngine, out_dir: Path, margin: float
-) -> tuple[PageOutcome, bytes]:
+def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tuple[PageOutcome, bytes]:
     t0 = time.perf_counter()
-    predictions = engine.predict(image)
-    redacted = redact(image, [p.bbox for p in predictions], margin)
-    residual = _residual(engine, redacted, predictions)
-    page = PredictionPage(page_id=page_id, valid=True, predictions=predictions, engine=engine.name, residual=residual)
+    predictions = job.engine.predict(image)
+    redacted = redact(image, [p.bbox for p in predictions], job.margin)
+    residual = _residual(job.verifier, redacted, predictions)
+    page = PredictionPage(
+        page_id=page_id, valid=True, predictions=predictions, engine=job.engine.name, residual=residual
+    )
     png = png_bytes(redacted)
-    write_atomic(out_dir / f"{page_id}.redacted.png", png)
-    write_atomic(out_dir / f"{page_id}.json", (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
+    write_atomic(job.out_dir / f"{page_id}.redacted.png", png)
+    write_atomic(job.out_dir / f"{page_id}.json", (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
     return PageOutcome(page_id, source, None, groups, len(residual), time.perf_counter() - t0), png
 
 
-def _document(
-    doc: Document, engine: LocalEngine, out_dir: Path, margin: float, seen: dict[str, Path]
-) -> list[PageOutcome]:
+def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcome]:
     outcomes: list[PageOutcome] = []
     pngs: list[bytes] = []
     try:
@@ -89,7 +96,7 @@ def _document(
                 continue
             seen[page_id] = doc.path
             try:
-                outcome, png = redact_page(page_id, doc.path, image, engine, out_dir, margin)
+                outcome, png = redact_page(job, page_id, doc.path, image)
             except RedactAgentError as exc:
                 outcomes.append(PageOutcome(page_id, doc.path, str(exc)))
                 continue
@@ -98,11 +105,11 @@ def _document(
     except RedactAgentError as exc:
         outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
     if doc.is_pdf and pngs and all(o.ok for o in outcomes):
-        write_atomic(out_dir / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pngs))
+        write_atomic(job.out_dir / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pngs))
     return outcomes
 
 
-def run(inputs: list[str], out_dir: Path, engine: LocalEngine, margin: float) -> int:
+def run(job: Job, inputs: list[str]) -> int:
     """Process everything; print one line per page; 0 when every page succeeded, else 1."""
     docs, errors = collect(inputs)
     for e in errors:
@@ -111,7 +118,7 @@ def run(inputs: list[str], out_dir: Path, engine: LocalEngine, margin: float) ->
     outcomes: list[PageOutcome] = []
     with tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar:
         for doc in docs:
-            for outcome in _document(doc, engine, out_dir, margin, seen):
+            for outcome in _document(job, doc, seen):
                 outcomes.append(outcome)
                 line = outcome.summary()
                 if outcome.ok:
@@ -121,5 +128,5 @@ def run(inputs: list[str], out_dir: Path, engine: LocalEngine, margin: float) ->
             bar.update(1)
     failed = [o for o in outcomes if not o.ok]
     if len(outcomes) > 1 or failed or errors:
-        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {out_dir}", file=sys.stderr)
+        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}", file=sys.stderr)
     return 0 if outcomes and not failed and not errors else 1

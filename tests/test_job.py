@@ -32,7 +32,7 @@ def test_one_page_writes_prediction_and_redacted_image(tmp_path, capsys):
     assert main([str(src), "-o", str(out), "--policy", "all"]) == 0
     assert _sha(src) == before  # the input is never modified
     page = PredictionPage.model_validate_json((out / "page.json").read_text())
-    assert page.valid and page.engine == "local:single:tesseract" and page.residual is not None
+    assert page.valid and page.engine == "local:single:rapidocr" and page.residual is not None
     assert any(p.type == "CONTRACT_NUMBER" and p.value == "14086" for p in page.predictions)
     redacted = Image.open(out / "page.redacted.png")
     assert redacted.size == Image.open(src).size and "Author" not in redacted.info and "dpi" not in redacted.info

@@ -91,7 +91,7 @@ _NOT_CALL_LETTERS = frozenset(
     ]
 )
 _STREET = re.compile(
-    r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|"
+    r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
     r"pike|row|loop|run|walk)\b.*|(?:p\.?\s*o\.?\s*box|box)\s+\d+.*)$",
     re.IGNORECASE,

@@ -46,7 +46,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
     for p, t, ok in [
         (
             r"(?:alt\s+)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
-            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal)\s*(?:no|number|#|id)?",
+            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal|external\s*#)\s*(?:no|number|#|id)?",
             "CONTRACT_NUMBER",
             _id,
         ),
@@ -230,6 +230,8 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         row = sorted((i for i in above if words[i].bbox[3] > nearest - seg.height), key=lambda i: words[i].bbox[0])
         header = " ".join(words[i].text for i in row).strip(" |")
         found = label_type(header, fuzzy=True)
+        if found is not None and found[0] == "ORGANIZATION" and _id(seg.text.strip(" |/")):
+            found = ("CUSTOMER_ID", _id)  # a code under "Advertiser" / "Agency" is that party's code
         if found is not None and found[1](seg.text.strip(" |/")):
             for span in _value_spans(seg, header, found[0], found[1]):
                 out.append(Span(span.type, span.words, 0.7, "column-header", span.cut_left, span.cut_right))

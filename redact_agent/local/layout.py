@@ -90,10 +90,11 @@ def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment
 
 def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment | None:
     """The nearest segment below that overlaps `seg` horizontally."""
-    limit = seg.box[3] + max_lines * max(seg.height, 8)
+    # "Below" means starting under seg's middle: OCR line boxes (RapidOCR's especially) overlap.
+    top, limit = seg.box[1] + 0.6 * seg.height, seg.box[3] + max_lines * max(seg.height, 8)
     cands = [
         s
         for s in segs
-        if s.box[1] >= seg.box[3] - 2 and s.box[1] <= limit and s.box[0] < seg.box[2] and s.box[2] > seg.box[0]
+        if top <= s.box[1] <= limit and s.box[0] < seg.box[2] and s.box[2] > seg.box[0] and s.index != seg.index
     ]
     return min(cands, key=lambda s: s.box[1], default=None)

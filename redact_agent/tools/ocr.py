@@ -151,7 +151,8 @@ class RapidOcrEngine(_Cached):
             from rapidocr import RapidOCR
         except ImportError:
             raise OcrUnavailable("rapidocr OCR needs the 'rapidocr' and 'onnxruntime' packages") from None
-        self._engine = RapidOCR(params={"Global.log_level": "error"})
+        # Pages are upright: the 180-degree line classifier only costs time.
+        self._engine = RapidOCR(params={"Global.log_level": "error", "Global.use_cls": False})
 
     def _recognise(self, image: Image.Image) -> list[Word]:
         out: Any = self._engine(np.asarray(image), return_word_box=True)
@@ -159,12 +160,31 @@ class RapidOcrEngine(_Cached):
         if out.txts is None:
             return words
         for line, line_words in enumerate(out.word_results or ()):
+            pieces = []
             for text, score, quad in line_words:
                 xs, ys = [p[0] for p in quad], [p[1] for p in quad]
                 box = (float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys)))
                 if text.strip() and box[2] > box[0] and box[3] > box[1]:
-                    words.append(Word(text.strip(), box, float(score), line, line))
+                    pieces.append(Word(text.strip(), box, float(score), line, line))
+            words += _join_pieces(pieces)
         return words
+
+
+def _join_pieces(pieces: list[Word]) -> list[Word]:
+    """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary"), in the line
+    text too; a lone capital followed closely by a lowercase piece is one word."""
+    out: list[Word] = []
+    for p in pieces:
+        if out:
+            prev = out[-1]
+            height = max(prev.bbox[3] - prev.bbox[1], 1.0)
+            close = p.bbox[0] - prev.bbox[2] < 0.4 * height
+            if close and len(prev.text) == 1 and prev.text.isupper() and p.text[:1].islower():
+                box = (prev.bbox[0], min(prev.bbox[1], p.bbox[1]), p.bbox[2], max(prev.bbox[3], p.bbox[3]))
+                out[-1] = Word(prev.text + p.text, box, min(prev.confidence, p.confidence), p.line, p.block)
+                continue
+        out.append(p)
+    return out
 
 
 ENGINES = {"tesseract": TesseractEngine, "rapidocr": RapidOcrEngine}

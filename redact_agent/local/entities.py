@@ -97,7 +97,9 @@ _STREET = re.compile(
     re.IGNORECASE,
 )
 _UNIT = re.compile(r"^(?:suite|ste|fl|floor|unit|apt|room|rm|bldg|building|#)\b.*", re.IGNORECASE)
-CITY_LINE = re.compile(r"^[A-Za-z][A-Za-z .'-]+,?\s+[A-Z]{2}\.?,?\s+\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$")
+CITY_LINE = re.compile(
+    r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)[A-Z]{2}\.?,?\s+\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
+)
 _TITLES = re.compile(
     r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
     r"(?:account\s+executive|sales\s+manager|general\s+manager|station\s+manager|traffic\s+manager|"

@@ -21,7 +21,14 @@ from redact_agent.tools.ocr import Word
 
 
 def _id(v: str) -> bool:
-    return any(c.isdigit() for c in v) and len(v.split()) == 1 and len(v) <= 32 and not DATE.fullmatch(v)
+    money_or_share = "$" in v or "%" in v
+    return (
+        any(c.isdigit() for c in v)
+        and len(v.split()) == 1
+        and len(v) <= 32
+        and not DATE.fullmatch(v)
+        and not money_or_share
+    )
 
 
 def _name(v: str) -> bool:

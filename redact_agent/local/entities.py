@@ -96,7 +96,11 @@ _STREET = re.compile(
     r"pike|row|loop|run|walk)\b.*|(?:p\.?\s*o\.?\s*box|box)\s+\d+.*)$",
     re.IGNORECASE,
 )
-_UNIT = re.compile(r"^(?:suite|ste|fl|floor|unit|apt|room|rm|bldg|building|#)\b.*", re.IGNORECASE)
+_UNIT = re.compile(
+    r"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+)?"
+    r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)\b.*",
+    re.IGNORECASE,
+)
 CITY_LINE = re.compile(
     r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)[A-Z]{2}\.?,?\s+\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
 )

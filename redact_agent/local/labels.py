@@ -53,7 +53,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
     for p, t, ok in [
         (
             r"(?:alt\s+)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
-            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal|external\s*#)\s*(?:no|number|#|id)?",
+            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal|external(?!\s*id))\s*(?:no|number|#|id)?",
             "CONTRACT_NUMBER",
             _id,
         ),

@@ -3,7 +3,7 @@
 Tesseract's text lines run across form columns, so a line is cut into *segments* wherever the
 gap between two words exceeds 1.5 line heights: "Order / Rev:" and "14086" become two segments,
 the label and its value. Recognisers read segment text; `char span -> words` maps a regex match
-back to the OCR words whose boxes make the prediction.
+back to the OCR words whose boxes make the prediction (`Segment.cuts`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,6 @@ class Segment:
     @property
     def height(self) -> float:
         return self.box[3] - self.box[1]
-
-    def words_in(self, start: int, end: int) -> tuple[int, ...]:
-        """Words whose characters overlap text[start:end]."""
-        return tuple(w for w, s, e in zip(self.words, self.starts, self.ends, strict=True) if s < end and start < e)
 
     def cuts(self, start: int, end: int) -> tuple[tuple[int, ...], int, int]:
         """Words overlapping text[start:end], and how many characters of the first and last

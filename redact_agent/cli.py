@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from redact_agent import __version__
 from redact_agent.errors import InputError, RedactAgentError
 from redact_agent.eval.report import render
 from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
 from redact_agent.schema import Schema, default_schema, load_schema
+
+if TYPE_CHECKING:
+    from redact_agent.job import Finder
 
 
 def _tau(text: str) -> float:
@@ -79,9 +84,29 @@ def _redact(args: argparse.Namespace) -> int:
     from redact_agent.policy import load_policy
 
     policy = load_policy(args.policy)
-    engine = LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr)
     verifier = LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
+    engine: Finder = LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr)
+    if args.backend != "local":
+        engine = _vlm_finder(args)
     return run(Job(engine, verifier, Path(args.out), args.margin), args.inputs)
+
+
+def _vlm_finder(args: argparse.Namespace) -> Finder:
+    from redact_agent.agent.cache import ResponseCache
+    from redact_agent.agent.client import ChatClient, ModelConfig
+    from redact_agent.agent.engine import VlmFinder
+
+    if not args.model:
+        raise InputError(f"--backend {args.backend} needs --model")
+    if args.backend == "vllm" and not args.base_url:
+        raise InputError("--backend vllm needs --base-url http://HOST:PORT/v1")
+    if args.mode != "single":
+        raise InputError(f"--mode {args.mode} is not available for --backend {args.backend} yet; use --mode single")
+    if args.backend == "openai" and not args.base_url and not os.environ.get("OPENAI_API_KEY"):
+        raise InputError("--backend openai needs OPENAI_API_KEY in the environment (or --base-url)")
+    cache = None if args.no_cache else ResponseCache(Path(args.cache) if args.cache else None)
+    client = ChatClient(ModelConfig(model=args.model, base_url=args.base_url), cache)
+    return VlmFinder(client, args.prompt)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,7 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     redact = sub.add_parser("redact", help="redact page images and PDFs (the default command)")
     redact.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
     redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
-    redact.add_argument("--backend", choices=["local"], default="local", help="the embedded offline engine")
+    redact.add_argument("--backend", choices=["local", "openai", "vllm"], default="local", help="local: offline engine")
+    redact.add_argument("--model", help="model name for openai/vllm (e.g. gpt-5.5, Qwen/Qwen3-VL-8B-Instruct)")
+    redact.add_argument("--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1)")
+    redact.add_argument("--prompt", default="v1", help="prompt version or a folder of prompt files (default v1)")
+    redact.add_argument(
+        "--cache", metavar="DIR", help="response cache folder (default: user cache, REDACT_AGENT_CACHE)"
+    )
+    redact.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
     redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
     redact.add_argument("--ocr", choices=["rapidocr", "tesseract"], default="rapidocr", help="OCR for finding PII")

@@ -11,11 +11,13 @@ goes on.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from PIL import Image
 from tqdm import tqdm
@@ -51,9 +53,18 @@ class PageOutcome:
         return f"{self.page_id}: {items} items ({by_group}); residual {self.residual}; {self.seconds:.2f} s"
 
 
+class Finder(Protocol):
+    """What finds PII on a page: the embedded engine or a VLM backend."""
+
+    @property
+    def name(self) -> str: ...
+
+    def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]: ...
+
+
 @dataclass(frozen=True)
 class Job:
-    engine: LocalEngine  # finds what to redact
+    engine: Finder  # finds what to redact
     verifier: LocalEngine  # reads the redacted page again
     out_dir: Path
     margin: float
@@ -71,17 +82,30 @@ def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Pr
     return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < 0.5 * a]
 
 
-def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tuple[PageOutcome, bytes]:
+def _write_json(path: Path, page: PredictionPage) -> None:
+    write_atomic(path, (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
+
+
+def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tuple[PageOutcome, bytes | None]:
+    """Find, redact, verify and write one page. Fails closed: when the finder's output was
+    invalid, the prediction page (with its reason) is written but no redacted image is."""
     t0 = time.perf_counter()
-    predictions = job.engine.predict(image)
+    found, transcript = job.engine.find_page(page_id, image)
+    if transcript:
+        lines = "".join(json.dumps(record) + "\n" for record in transcript)
+        write_atomic(job.out_dir / f"{page_id}.transcript.jsonl", lines.encode())
+    if not found.valid:
+        _write_json(job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name}))
+        error = f"invalid model output ({found.reason}); no redacted image written"
+        return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
+    predictions = found.predictions
     redacted = redact(image, [p.bbox for p in predictions], job.margin)
     residual = _residual(job.verifier, redacted, predictions)
-    page = PredictionPage(
-        page_id=page_id, valid=True, predictions=predictions, engine=job.engine.name, residual=residual
-    )
     png = png_bytes(redacted)
     write_atomic(job.out_dir / f"{page_id}.redacted.png", png)
-    write_atomic(job.out_dir / f"{page_id}.json", (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
+    _write_json(
+        job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name, "residual": residual})
+    )
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
     return PageOutcome(page_id, source, None, groups, len(residual), time.perf_counter() - t0), png
 
@@ -101,7 +125,8 @@ def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcom
                 outcomes.append(PageOutcome(page_id, doc.path, str(exc)))
                 continue
             outcomes.append(outcome)
-            pngs.append(png)
+            if png is not None:
+                pngs.append(png)
     except RedactAgentError as exc:
         outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
     if doc.is_pdf and pngs and all(o.ok for o in outcomes):

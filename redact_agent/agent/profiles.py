@@ -1,0 +1,98 @@
+"""Model profiles: what differs between vision-language models, as data rather than branches.
+
+A profile says which coordinate space the model answers in, how the image must be resized
+before sending (Qwen2.5-VL answers absolute pixels on the image it received, resized by
+qwen-vl-utils' `smart_resize` rule, reimplemented here so the core needs no torch), whether
+tool results may carry images (chat-completions tool messages carry text only: images then go
+in a following user message), and whether native tool calling is available.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from PIL import Image
+
+from redact_agent.agent.coords import GEMINI_1000, GRID_999, GRID_1000, CoordSpace, ResizedPixels
+
+Coordinates = Literal["grid999", "grid1000", "gemini1000", "resized-pixels"]
+QWEN_FACTOR = 28
+QWEN_MIN_PIXELS = 4 * 28 * 28
+QWEN_MAX_PIXELS = 16384 * 28 * 28
+
+
+def smart_resize(
+    height: int,
+    width: int,
+    factor: int = QWEN_FACTOR,
+    min_pixels: int = QWEN_MIN_PIXELS,
+    max_pixels: int = QWEN_MAX_PIXELS,
+) -> tuple[int, int]:
+    """Qwen2.5-VL's resize rule: sides multiples of `factor`, pixel count within bounds,
+    aspect ratio kept as closely as possible. Returns (height, width)."""
+    if max(height, width) / min(height, width) > 200:
+        raise ValueError(f"aspect ratio of {width}x{height} is over 200")
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt(height * width / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
+
+
+_GRIDS: dict[str, CoordSpace] = {"grid999": GRID_999, "grid1000": GRID_1000, "gemini1000": GEMINI_1000}
+_DESCRIBE = {
+    "grid999": "integers on a 0-999 grid of the image: x = 0 is the left edge, 999 the right edge (y likewise)",
+    "grid1000": "integers on a 0-1000 grid of the image: 0 is the left (top) edge, 1000 the right (bottom) edge",
+    "gemini1000": "[ymin, xmin, ymax, xmax] as integers on a 0-1000 grid of the image",
+    "resized-pixels": "absolute pixel coordinates [x0, y0, x1, y1] on the image as you see it",
+}
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    name: str
+    coordinates: Coordinates = "grid999"
+    tool_result_images: bool = False  # may a tool message carry an image?
+    images_per_request: int = 8
+    native_tools: bool = True  # else the prompt-level tool protocol
+
+    def prepare(self, page: Image.Image) -> Image.Image:
+        """The image to send: resized by the model's rule where its coordinates depend on it."""
+        if self.coordinates != "resized-pixels":
+            return page
+        h, w = smart_resize(page.height, page.width)
+        return page if (w, h) == page.size else page.resize((w, h), Image.Resampling.BICUBIC)
+
+    def space(self, sent: Image.Image) -> CoordSpace:
+        if self.coordinates == "resized-pixels":
+            return ResizedPixels(sent.width, sent.height)
+        return _GRIDS[self.coordinates]
+
+    @property
+    def describe_coordinates(self) -> str:
+        return _DESCRIBE[self.coordinates]
+
+
+PROFILES: list[tuple[re.Pattern[str], ModelProfile]] = [
+    (re.compile(r"qwen2\.5-vl", re.I), ModelProfile("qwen2.5-vl", "resized-pixels", images_per_request=4)),
+    (re.compile(r"qwen3-vl", re.I), ModelProfile("qwen3-vl", "grid1000", images_per_request=4)),
+    (re.compile(r"internvl", re.I), ModelProfile("internvl", "grid1000", images_per_request=4)),
+    (re.compile(r"gemini", re.I), ModelProfile("gemini", "gemini1000")),
+]
+
+
+def profile_for(model: str) -> ModelProfile:
+    """The profile of a model name (first matching pattern), else the 0-999 default."""
+    for pattern, profile in PROFILES:
+        if pattern.search(model):
+            return profile
+    return ModelProfile("default")

@@ -21,7 +21,7 @@ from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
 from redact_agent.schema import Schema, default_schema, load_schema
 
 if TYPE_CHECKING:
-    from redact_agent.job import Finder
+    from redact_agent.agent.engine import VlmFinder
 
 
 def _tau(text: str) -> float:
@@ -85,13 +85,19 @@ def _redact(args: argparse.Namespace) -> int:
 
     policy = load_policy(args.policy)
     verifier = LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
-    engine: Finder = LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr)
-    if args.backend != "local":
-        engine = _vlm_finder(args)
-    return run(Job(engine, verifier, Path(args.out), args.margin), args.inputs)
+    if args.backend == "local":
+        return run(
+            Job(LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr), verifier, Path(args.out), args.margin),
+            args.inputs,
+        )
+    vlm = _vlm_finder(args)
+    try:
+        return run(Job(vlm, verifier, Path(args.out), args.margin), args.inputs)
+    finally:
+        vlm.close()
 
 
-def _vlm_finder(args: argparse.Namespace) -> Finder:
+def _vlm_finder(args: argparse.Namespace) -> VlmFinder:
     from redact_agent.agent.cache import ResponseCache
     from redact_agent.agent.client import ChatClient, ModelConfig
     from redact_agent.agent.engine import VlmFinder
@@ -100,13 +106,11 @@ def _vlm_finder(args: argparse.Namespace) -> Finder:
         raise InputError(f"--backend {args.backend} needs --model")
     if args.backend == "vllm" and not args.base_url:
         raise InputError("--backend vllm needs --base-url http://HOST:PORT/v1")
-    if args.mode != "single":
-        raise InputError(f"--mode {args.mode} is not available for --backend {args.backend} yet; use --mode single")
     if args.backend == "openai" and not args.base_url and not os.environ.get("OPENAI_API_KEY"):
         raise InputError("--backend openai needs OPENAI_API_KEY in the environment (or --base-url)")
     cache = None if args.no_cache else ResponseCache(Path(args.cache) if args.cache else None)
     client = ChatClient(ModelConfig(model=args.model, base_url=args.base_url), cache)
-    return VlmFinder(client, args.prompt)
+    return VlmFinder(client, args.prompt, args.mode)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,31 +1,57 @@
-"""The VLM backend as a page finder for the main job: single-pass redaction of each page.
+"""The VLM backend as a page finder for the main job, single-pass or tool-assisted.
 
 It keeps the run's record per page (prompt name and sha256, the image size sent, the
 transcript) beside the prediction page, so the job can write transcripts next to outputs.
+In tools mode each page gets its own sandboxed kernel for `run_python` (from a warm pool)
+when confinement works here; otherwise the model is not offered `run_python` at all.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 
 from redact_agent.agent.client import ChatClient
+from redact_agent.agent.loop import Budgets, run_tools
+from redact_agent.agent.profiles import profile_for
 from redact_agent.agent.single import run_single
+from redact_agent.images import png_bytes
 from redact_agent.pages import PredictionPage
 from redact_agent.prompts import DEFAULT_PROMPT
+from redact_agent.tools.confine import confinement_problem
+from redact_agent.tools.sandbox import KernelPool, SandboxPython
 
 
 class VlmFinder:
-    def __init__(self, client: ChatClient, prompt: str = DEFAULT_PROMPT):
-        self.client = client
-        self.prompt = prompt
+    def __init__(
+        self,
+        client: ChatClient,
+        prompt: str = DEFAULT_PROMPT,
+        mode: Literal["single", "tools"] = "single",
+        budgets: Budgets | None = None,
+    ):
+        self.client, self.prompt, self.mode, self.budgets = client, prompt, mode, budgets or Budgets()
+        self._pool = KernelPool(warm=1) if mode == "tools" and confinement_problem() is None else None
 
     @property
     def name(self) -> str:
-        return f"vlm:single:{self.client.config.model}"
+        return f"vlm:{self.mode}:{self.client.config.model}"
 
     def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]:
-        run = run_single(page_id, image, self.client, self.prompt)
+        if self.mode == "single":
+            run = run_single(page_id, image, self.client, self.prompt)
+        else:
+            profile = profile_for(self.client.config.model)
+            python = SandboxPython(self._pool, png_bytes(profile.prepare(image))) if self._pool else None
+            try:
+                run = run_tools(page_id, image, self.client, self.prompt, profile, budgets=self.budgets, python=python)
+            finally:
+                if python is not None:
+                    python.close()
         record = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256, "sent_size": list(run.sent_size)}
         return run.page, [record, *run.transcript]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()

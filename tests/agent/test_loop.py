@@ -1,0 +1,107 @@
+"""The tool loop through the real `openai` client against a scripted server."""
+
+import json
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from redact_agent.agent.client import ChatClient, ModelConfig
+from redact_agent.agent.loop import Budgets, run_tools
+from tests.agent.scripted_server import ScriptedServer, Step
+
+
+@pytest.fixture(scope="module")
+def page():
+    img = Image.new("RGB", (999, 999), "white")
+    ImageDraw.Draw(img).text((100, 100), "Invoice # 88123", fill="black", font=ImageFont.load_default(size=28))
+    return img
+
+
+def _call(name, arguments, i=1):
+    return {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+def _client(server):
+    return ChatClient(ModelConfig(model="gpt-test", base_url=server.url, attempts=2, backoff_max_s=0.01))
+
+
+ENTITY = {"type": "INVOICE_NUMBER", "value": "88123", "box_2d": [240, 100, 330, 130]}
+
+
+def test_zoom_and_ocr_then_submit(page):
+    script = [
+        Step(tool_calls=[_call("zoom", {"box_2d": [50, 50, 500, 200], "scale": 2}, 1)]),
+        Step(
+            tool_calls=[_call("ocr", {"box_2d": [50, 50, 500, 200]}, 2), _call("crop", {"box_2d": [0, 0, 10, 5000]}, 3)]
+        ),
+        Step(tool_calls=[_call("submit_redactions", {"entities": [ENTITY]}, 4)]),
+    ]
+    with ScriptedServer(script) as server:
+        run = run_tools("p1", page, _client(server))
+    assert run.page.valid and run.page.predictions[0].type == "INVOICE_NUMBER"
+    first, second, third = server.requests
+    names = [t["function"]["name"] for t in first["tools"]]
+    assert names == ["crop", "zoom", "ocr", "submit_redactions"]  # no run_python without a sandbox runner
+    # The zoom's image follows the tool message as a user message (tool messages carry text only).
+    tool_msg, image_msg = second["messages"][-2:]
+    assert tool_msg["role"] == "tool" and json.loads(tool_msg["content"])["scale"] == pytest.approx(2, rel=0.01)
+    assert image_msg["role"] == "user" and image_msg["content"][1]["image_url"]["url"].startswith("data:image/png")
+    ocr_result, crop_error = (m for m in third["messages"] if m["role"] == "tool" and m["tool_call_id"] != "call_1")
+    assert "88123" in ocr_result["content"]
+    assert crop_error["content"].startswith("error: bad arguments for crop")  # the model sees its mistake
+    assert [r.get("name") for r in run.transcript if r.get("role") == "tool"] == ["zoom", "ocr", "crop"]
+
+
+def test_a_final_message_also_ends_the_page(page):
+    with ScriptedServer([Step(json.dumps({"entities": [ENTITY]}))]) as server:
+        run = run_tools("p1", page, _client(server))
+    assert run.page.valid and len(run.page.predictions) == 1
+
+
+def test_invalid_submission_empties_the_page(page):
+    bad = {"entities": [{"type": "INVOICE", "box_2d": [1, 2, 3, 4]}]}
+    with ScriptedServer([Step(tool_calls=[_call("submit_redactions", bad)])]) as server:
+        run = run_tools("p1", page, _client(server))
+    assert not run.page.valid and "unknown PII type" in run.page.reason
+
+
+@pytest.mark.parametrize(
+    "budgets, reason",
+    [
+        (Budgets(turns=2), "turn budget of 2 exhausted"),
+        (Budgets(tool_calls=1), "tool-call budget of 1 exhausted"),
+        (Budgets(tokens=150), "token budget of 150 exhausted"),
+        (Budgets(seconds=0.0), "wall-clock budget"),
+    ],
+)
+def test_budgets_end_the_page_as_invalid(page, budgets, reason):
+    looping = Step(tool_calls=[_call("crop", {"box_2d": [0, 0, 500, 500]})])
+    with ScriptedServer([looping], repeat_last=True) as server:
+        run = run_tools("p1", page, _client(server), budgets=budgets)
+    assert not run.page.valid and reason in run.page.reason
+
+
+@pytest.mark.slow
+def test_run_python_in_the_sandbox_through_the_finder(page):
+    from redact_agent.agent.engine import VlmFinder
+    from redact_agent.tools.confine import confinement_problem
+
+    if confinement_problem() is not None:
+        pytest.skip("no confinement here")
+    code = "print(W, H, len(ocr([50, 50, 500, 200])) > 0)\ndisplay(zoom([50, 50, 500, 200], 2))"
+    script = [
+        Step(tool_calls=[_call("run_python", {"code": code})]),
+        Step(tool_calls=[_call("submit_redactions", {"entities": [ENTITY]}, 2)]),
+    ]
+    with ScriptedServer(script) as server:
+        finder = VlmFinder(_client(server), mode="tools")
+        try:
+            page_out, transcript = finder.find_page("p1", page)
+        finally:
+            finder.close()
+    assert page_out.valid and finder.name == "vlm:tools:gpt-test"
+    assert "run_python" in [t["function"]["name"] for t in server.requests[0]["tools"]]
+    tool_msg = next(m for m in server.requests[1]["messages"] if m["role"] == "tool")
+    assert json.loads(tool_msg["content"])["stdout"] == "999 999 True\n"
+    assert server.requests[1]["messages"][-1]["role"] == "user"  # the displayed image follows
+    assert transcript[0]["prompt"] == "v1"

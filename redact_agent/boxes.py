@@ -33,6 +33,11 @@ def box_problem(box: Sequence[float], width: float | None = None, height: float 
     return None
 
 
+def union_box(boxes: Sequence[Box]) -> Box:
+    """The smallest box enclosing all of `boxes` (at least one)."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 def as_array(boxes: Sequence[Box]) -> NDArray[np.float64]:
     """Boxes as an (N, 4) float array (shape (0, 4) when empty)."""
     return np.asarray(boxes, dtype=np.float64).reshape(-1, 4)

@@ -22,6 +22,7 @@ from redact_agent.schema import Schema, default_schema, load_schema
 
 if TYPE_CHECKING:
     from redact_agent.agent.engine import VlmFinder
+    from redact_agent.policy import Policy
 
 
 def _tau(text: str) -> float:
@@ -53,7 +54,7 @@ def _score(args: argparse.Namespace) -> int:
     schema = load_schema(args.schema) if args.schema else default_schema()
     taus = sorted(set(args.tau or ([] if args.sweep else [0.75])) | (set(SWEEP_TAUS) if args.sweep else set()))
     supported = _supported_types(args.supported, schema) if args.supported else None
-    loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema)
+    loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema, raw=args.predictions == "raw")
     results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported)
     print(render(results, schema, loaded.orphans))
     if args.json:
@@ -90,17 +91,19 @@ def _redact(args: argparse.Namespace) -> int:
             Job(LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr), verifier, Path(args.out), args.margin),
             args.inputs,
         )
-    vlm = _vlm_finder(args)
+    vlm = _vlm_finder(args, policy)
     try:
         return run(Job(vlm, verifier, Path(args.out), args.margin), args.inputs)
     finally:
         vlm.close()
 
 
-def _vlm_finder(args: argparse.Namespace) -> VlmFinder:
+def _vlm_finder(args: argparse.Namespace, policy: Policy) -> VlmFinder:
     from redact_agent.agent.cache import ResponseCache
     from redact_agent.agent.client import ChatClient, ModelConfig
     from redact_agent.agent.engine import VlmFinder
+    from redact_agent.local.engine import LocalEngine
+    from redact_agent.tools.ocr import get_engine
 
     if not args.model:
         raise InputError(f"--backend {args.backend} needs --model")
@@ -110,7 +113,9 @@ def _vlm_finder(args: argparse.Namespace) -> VlmFinder:
         raise InputError("--backend openai needs OPENAI_API_KEY in the environment (or --base-url)")
     cache = None if args.no_cache else ResponseCache(Path(args.cache) if args.cache else None)
     client = ChatClient(ModelConfig(model=args.model, base_url=args.base_url), cache)
-    return VlmFinder(client, args.prompt, args.mode)
+    refine = get_engine(args.ocr) if args.refine == "ocr-snap" else None
+    extra = LocalEngine(mode="single", policy=policy, ocr=args.ocr) if args.union == "local" else None
+    return VlmFinder(client, args.prompt, args.mode, refine_with=refine, union_with=extra)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--cache", metavar="DIR", help="response cache folder (default: user cache, REDACT_AGENT_CACHE)"
     )
     redact.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    redact.add_argument("--refine", choices=["ocr-snap"], help="VLM: snap each box to the OCR words it covers")
+    redact.add_argument("--union", choices=["local"], help="VLM: add the embedded engine's predictions for recall")
     redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
     redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
     redact.add_argument("--ocr", choices=["rapidocr", "tesseract"], default="rapidocr", help="OCR for finding PII")
@@ -148,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--supported", metavar="TYPES|FILE", help="types a system supports: coverage and leakage on them"
+    )
+    score.add_argument(
+        "--predictions", choices=["final", "raw"], default="final", help="raw: a VLM's boxes before --refine/--union"
     )
     score.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
     score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")

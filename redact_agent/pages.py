@@ -121,6 +121,7 @@ class PredictionPage(BaseModel):
     # Extensions written by the main job (formats.md allows extending):
     engine: str | None = None  # the system that produced the predictions
     residual: list[Prediction] | None = None  # PII still found when the redacted image was read again
+    raw_predictions: list[Prediction] | None = None  # a model's own boxes, when `predictions` were refined
 
     @model_validator(mode="after")
     def _items_valid(self, info: ValidationInfo) -> PredictionPage:

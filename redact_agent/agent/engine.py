@@ -10,16 +10,21 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import numpy as np
 from PIL import Image
 
 from redact_agent.agent.client import ChatClient
 from redact_agent.agent.loop import Budgets, run_tools
 from redact_agent.agent.profiles import profile_for
+from redact_agent.agent.refine import snap_to_ocr, union
 from redact_agent.agent.single import run_single
 from redact_agent.images import png_bytes
+from redact_agent.local.engine import LocalEngine
+from redact_agent.local.ink import grey
 from redact_agent.pages import PredictionPage
 from redact_agent.prompts import DEFAULT_PROMPT
 from redact_agent.tools.confine import confinement_problem
+from redact_agent.tools.ocr import OcrEngine
 from redact_agent.tools.sandbox import KernelPool, SandboxPython
 
 
@@ -30,13 +35,17 @@ class VlmFinder:
         prompt: str = DEFAULT_PROMPT,
         mode: Literal["single", "tools"] = "single",
         budgets: Budgets | None = None,
+        refine_with: OcrEngine | None = None,
+        union_with: LocalEngine | None = None,
     ):
         self.client, self.prompt, self.mode, self.budgets = client, prompt, mode, budgets or Budgets()
+        self.refine_with, self.union_with = refine_with, union_with
         self._pool = KernelPool(warm=1) if mode == "tools" and confinement_problem() is None else None
 
     @property
     def name(self) -> str:
-        return f"vlm:{self.mode}:{self.client.config.model}"
+        extras = ("+ocr-snap" if self.refine_with else "") + ("+local" if self.union_with else "")
+        return f"vlm:{self.mode}:{self.client.config.model}{extras}"
 
     def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]:
         if self.mode == "single":
@@ -50,7 +59,18 @@ class VlmFinder:
                 if python is not None:
                     python.close()
         record = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256, "sent_size": list(run.sent_size)}
-        return run.page, [record, *run.transcript]
+        return self._post(run.page, image), [record, *run.transcript]
+
+    def _post(self, page: PredictionPage, image: Image.Image) -> PredictionPage:
+        """Refinement and union on a valid page; the model's own boxes stay in raw_predictions."""
+        if not page.valid or (self.refine_with is None and self.union_with is None):
+            return page
+        final = page.predictions
+        if self.refine_with is not None:
+            final = snap_to_ocr(final, self.refine_with.words(image), grey(np.asarray(image)))
+        if self.union_with is not None:
+            final = union(final, self.union_with.predict(image))
+        return page.model_copy(update={"predictions": final, "raw_predictions": page.predictions})
 
     def close(self) -> None:
         if self._pool is not None:

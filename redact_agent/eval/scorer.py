@@ -55,13 +55,14 @@ class Loaded:
     orphans: list[str] = field(default_factory=list)  # prediction files with no gold page
 
 
-def load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema) -> Loaded:
-    """Read every `<page_id>.json` gold page in `gold_dir` and its namesake in `pred_dir`."""
+def load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema, raw: bool = False) -> Loaded:
+    """Read every `<page_id>.json` gold page in `gold_dir` and its namesake in `pred_dir`;
+    `raw` scores a model's own boxes (`raw_predictions`) where a page kept them apart."""
     with _gc_paused():
-        return _load_pairs(gold_dir, pred_dir, schema)
+        return _load_pairs(gold_dir, pred_dir, schema, raw)
 
 
-def _load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema) -> Loaded:
+def _load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema, raw: bool) -> Loaded:
     for d, what in ((gold_dir, "gold"), (pred_dir, "prediction")):
         if not d.is_dir():
             raise InputError(f"{what} directory {d} does not exist")
@@ -82,6 +83,8 @@ def _load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema) -> Loaded:
                 pred = load_prediction_page(pred_path, schema, gold.width, gold.height)
                 if pred.page_id != gold.page_id:
                     raise InputError(f"{pred_path}: page_id {pred.page_id!r} does not match the gold page")
+                if raw and pred.raw_predictions is not None:
+                    pred = pred.model_copy(update={"predictions": pred.raw_predictions})
             except InputError as exc:
                 loaded.unreadable[gold.page_id] = str(exc)
                 pred = PredictionPage.invalid(gold.page_id, str(exc))

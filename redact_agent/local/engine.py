@@ -15,6 +15,7 @@ from typing import Any, Literal
 import numpy as np
 from PIL import Image
 
+from redact_agent.boxes import union_box
 from redact_agent.local import entities, labels, patterns, signatures
 from redact_agent.local.ink import grey, tighten
 from redact_agent.local.layout import Segment, segments
@@ -134,13 +135,7 @@ class LocalEngine:
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
-            boxes = [tighten(page_grey, _trimmed(found.words, s, i)) for i in s.words]
-            box = (
-                min(b[0] for b in boxes),
-                min(b[1] for b in boxes),
-                max(b[2] for b in boxes),
-                max(b[3] for b in boxes),
-            )
+            box = union_box([tighten(page_grey, _trimmed(found.words, s, i)) for i in s.words])
             out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3)))
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, segments(found.words), found.words):

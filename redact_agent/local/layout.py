@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from redact_agent.boxes import union_box
 from redact_agent.tools.ocr import Word
 
 GAP_FACTOR = 1.5
@@ -39,10 +40,6 @@ class Segment:
         return tuple(w for w, _, _ in hit), max(0, start - hit[0][1]), max(0, hit[-1][2] - end)
 
 
-def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
 def segments(words: list[Word]) -> list[Segment]:
     by_line: dict[int, list[int]] = {}
     for i, w in enumerate(words):
@@ -68,7 +65,7 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
         ends.append(pos + len(words[i].text))
         pos = ends[-1] + 1
     text = " ".join(words[i].text for i in run)
-    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), _union([words[i].bbox for i in run]), line)
+    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), union_box([words[i].bbox for i in run]), line)
 
 
 def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:

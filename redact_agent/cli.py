@@ -85,7 +85,7 @@ def _redact(args: argparse.Namespace) -> int:
     from redact_agent.policy import load_policy
 
     policy = load_policy(args.policy)
-    verifier = LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
+    verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
     if args.backend == "local":
         return run(
             Job(LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr), verifier, Path(args.out), args.margin),
@@ -93,7 +93,7 @@ def _redact(args: argparse.Namespace) -> int:
         )
     vlm = _vlm_finder(args, policy)
     try:
-        return run(Job(vlm, verifier, Path(args.out), args.margin), args.inputs)
+        return run(Job(vlm, verifier, Path(args.out), args.margin), args.inputs, args.concurrency)
     finally:
         vlm.close()
 
@@ -142,7 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument(
         "--verify-ocr", choices=["rapidocr", "tesseract"], default="tesseract", help="OCR reading the redacted page"
     )
+    redact.add_argument("--no-verify", action="store_true", help="skip reading the redacted page again")
     redact.add_argument("--margin", type=float, default=2.0, help="pixels added around each box (default 2)")
+    redact.add_argument("--concurrency", type=int, default=1, help="files processed at once (default 1; VLMs: more)")
     redact.set_defaults(func=_redact)
 
     score = sub.add_parser("score", help="score prediction pages against gold (LeakageBench protocol)")

@@ -11,8 +11,10 @@ goes on.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,7 +40,7 @@ class PageOutcome:
     source: Path
     error: str | None = None
     groups: Counter[str] = field(default_factory=Counter)
-    residual: int = 0
+    residual: int | None = 0  # None: not verified
     seconds: float = 0.0
 
     @property
@@ -50,7 +52,8 @@ class PageOutcome:
             return f"{self.page_id}: FAILED: {self.error}"
         items = sum(self.groups.values())
         by_group = ", ".join(f"{g} {n}" for g, n in sorted(self.groups.items())) or "none"
-        return f"{self.page_id}: {items} items ({by_group}); residual {self.residual}; {self.seconds:.2f} s"
+        residual = "not verified" if self.residual is None else f"residual {self.residual}"
+        return f"{self.page_id}: {items} items ({by_group}); {residual}; {self.seconds:.2f} s"
 
 
 class Finder(Protocol):
@@ -65,7 +68,7 @@ class Finder(Protocol):
 @dataclass(frozen=True)
 class Job:
     engine: Finder  # finds what to redact
-    verifier: LocalEngine  # reads the redacted page again
+    verifier: LocalEngine | None  # reads the redacted page again; None skips the check
     out_dir: Path
     margin: float
 
@@ -100,14 +103,18 @@ def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tup
         return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
     predictions = found.predictions
     redacted = redact(image, [p.bbox for p in predictions], job.margin)
-    residual = _residual(job.verifier, redacted, predictions)
+    residual = _residual(job.verifier, redacted, predictions) if job.verifier is not None else None
     png = png_bytes(redacted)
     write_atomic(job.out_dir / f"{page_id}.redacted.png", png)
     _write_json(
         job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name, "residual": residual})
     )
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
-    return PageOutcome(page_id, source, None, groups, len(residual), time.perf_counter() - t0), png
+    checked = len(residual) if residual is not None else None
+    return PageOutcome(page_id, source, None, groups, checked, time.perf_counter() - t0), png
+
+
+_SEEN_LOCK = threading.Lock()
 
 
 def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcome]:
@@ -115,10 +122,11 @@ def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcom
     pngs: list[bytes] = []
     try:
         for page_id, image in doc.pages():
-            if page_id in seen:
-                outcomes.append(PageOutcome(page_id, doc.path, f"page id already written from {seen[page_id]}"))
+            with _SEEN_LOCK:  # documents run in threads: claim the page id atomically
+                first = seen.setdefault(page_id, doc.path)
+            if first != doc.path:
+                outcomes.append(PageOutcome(page_id, doc.path, f"page id already written from {first}"))
                 continue
-            seen[page_id] = doc.path
             try:
                 outcome, png = redact_page(job, page_id, doc.path, image)
             except RedactAgentError as exc:
@@ -134,16 +142,29 @@ def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcom
     return outcomes
 
 
-def run(job: Job, inputs: list[str]) -> int:
-    """Process everything; print one line per page; 0 when every page succeeded, else 1."""
+def run(job: Job, inputs: list[str], concurrency: int = 1) -> int:
+    """Process everything, `concurrency` documents at a time (pages of one PDF stay in order);
+    print one line per page; 0 when every page succeeded, else 1."""
     docs, errors = collect(inputs)
     for e in errors:
         print(f"redact-agent: error: {e}", file=sys.stderr)
+    outcomes = asyncio.run(_run_all(job, docs, max(1, concurrency)))
+    failed = [o for o in outcomes if not o.ok]
+    if len(outcomes) > 1 or failed or errors:
+        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}", file=sys.stderr)
+    return 0 if outcomes and not failed and not errors else 1
+
+
+async def _run_all(job: Job, docs: list[Document], concurrency: int) -> list[PageOutcome]:
     seen: dict[str, Path] = {}
     outcomes: list[PageOutcome] = []
+    gate = asyncio.Semaphore(concurrency)
     with tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar:
-        for doc in docs:
-            for outcome in _document(job, doc, seen):
+
+        async def one(doc: Document) -> None:
+            async with gate:
+                done = await asyncio.to_thread(_document, job, doc, seen)
+            for outcome in done:
                 outcomes.append(outcome)
                 line = outcome.summary()
                 if outcome.ok:
@@ -151,7 +172,6 @@ def run(job: Job, inputs: list[str]) -> int:
                 else:
                     tqdm.write(f"redact-agent: error: {line}", file=sys.stderr)
             bar.update(1)
-    failed = [o for o in outcomes if not o.ok]
-    if len(outcomes) > 1 or failed or errors:
-        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}", file=sys.stderr)
-    return 0 if outcomes and not failed and not errors else 1
+
+        await asyncio.gather(*(one(doc) for doc in docs))
+    return outcomes

@@ -135,3 +135,9 @@ def test_same_page_id_twice_is_refused_not_overwritten(tmp_path, capsys):
     Image.open(PAGE).convert("RGB").save(tmp_path / "x.jpg")
     assert main([str(tmp_path / "x.png"), str(tmp_path / "x.jpg"), "-o", str(tmp_path / "out")]) == 1
     assert "already written" in capsys.readouterr().err
+
+
+def test_no_verify_skips_the_residual_check(tmp_path, capsys):
+    assert main([str(PAGE), "-o", str(tmp_path), "--no-verify", "--ocr", "tesseract"]) == 0
+    assert "residual" not in json.loads((tmp_path / "form-block.json").read_text())
+    assert "not verified" in capsys.readouterr().out

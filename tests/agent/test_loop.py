@@ -7,7 +7,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from redact_agent.agent.client import ChatClient, ModelConfig
 from redact_agent.agent.loop import Budgets, run_tools
-from tests.agent.scripted_server import ScriptedServer, Step
+from redact_agent.agent.scripted import ScriptedServer, Step
 
 
 @pytest.fixture(scope="module")

@@ -74,7 +74,7 @@ def test_scorer_can_score_raw_or_refined_predictions(tmp_path):
 def test_cli_refine_and_union_keep_the_raw_boxes(tmp_path):
     from pathlib import Path
 
-    from tests.agent.scripted_server import ScriptedServer, Step
+    from redact_agent.agent.scripted import ScriptedServer, Step
 
     src = Path(__file__).parent.parent / "fixtures" / "form-block.png"  # 830 x 160: "Order / Rev: 14086" ...
     # A loose box around "14086" (ink 189..234 x 13..25) on the 0-999 grid.

@@ -8,8 +8,8 @@ from PIL import Image
 from redact_agent.agent.cache import ResponseCache
 from redact_agent.agent.client import ChatClient, ModelConfig
 from redact_agent.agent.profiles import profile_for, smart_resize
+from redact_agent.agent.scripted import ScriptedServer, Step
 from redact_agent.agent.single import run_single
-from tests.agent.scripted_server import ScriptedServer, Step
 
 PAGE = Image.new("RGB", (999, 1998), "white")
 
@@ -149,3 +149,29 @@ def test_backend_argument_errors(tmp_path, capsys, monkeypatch):
     assert "needs --model" in capsys.readouterr().err
     assert main([str(src), "--backend", "openai", "--model", "gpt-5.5"]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
+
+
+def test_pages_run_concurrently_and_a_failing_page_does_not_stop_the_batch(tmp_path):
+    from redact_agent.cli import main
+
+    srcs = []
+    for i in range(4):
+        srcs.append(tmp_path / f"p{i}.png")
+        Image.new("RGB", (100 + i, 100), "white").save(srcs[-1])
+    ok = Step(_answer({"type": "DATE", "box_2d": [1, 1, 50, 50]}))
+    args = ["--backend", "vllm", "--model", "m", "--no-cache", "--concurrency", "4", "--verify-ocr", "tesseract"]
+    with ScriptedServer([ok], latency_s=0.3, repeat_last=True) as server:
+        code = main(
+            [
+                *map(str, srcs),
+                str(tmp_path / "missing.png"),
+                "-o",
+                str(tmp_path / "out"),
+                "--base-url",
+                server.url,
+                *args,
+            ]
+        )
+    assert code == 1  # the missing file
+    assert len(list((tmp_path / "out").glob("*.redacted.png"))) == 4
+    assert server.max_in_flight >= 2

@@ -1,8 +1,9 @@
 """A scripted OpenAI-compatible chat-completions server on loopback: a test double.
 
 It answers each POST /v1/chat/completions with the next scripted step (a message, or an
-HTTP error status) and records every request body. It drives the real `openai` client in
-tests; nothing it returns is ever a model result.
+HTTP error status), optionally after a fixed latency, and records every request body. It
+drives the real `openai` client in the tests and the orchestrator benchmark; nothing it
+returns is ever a model result. It ships with the package, as test models do.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ class ScriptedServer:
     latency_s: float = 0.0
     repeat_last: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
+    max_in_flight: int = 0  # the most requests served at once
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._in_flight = 0
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -41,11 +44,15 @@ class ScriptedServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with server._lock:
                     server.requests.append(body)
+                    server._in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server._in_flight)
                     step = (
                         server.script.pop(0) if len(server.script) > 1 or not server.repeat_last else server.script[0]
                     )
                 if server.latency_s:
                     time.sleep(server.latency_s)
+                with server._lock:
+                    server._in_flight -= 1
                 if step.status != 200:
                     payload = {"error": {"message": f"scripted {step.status}", "type": "scripted"}}
                     return self._send(step.status, payload)

@@ -115,7 +115,16 @@ def _vlm_finder(args: argparse.Namespace, policy: Policy) -> VlmFinder:
     client = ChatClient(ModelConfig(model=args.model, base_url=args.base_url), cache)
     refine = get_engine(args.ocr) if args.refine == "ocr-snap" else None
     extra = LocalEngine(mode="single", policy=policy, ocr=args.ocr) if args.union == "local" else None
-    return VlmFinder(client, args.prompt, args.mode, refine_with=refine, union_with=extra)
+    return VlmFinder(
+        client, args.prompt, args.mode, refine_with=refine, union_with=extra, retries_on_invalid=args.retries_on_invalid
+    )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from redact_agent.agent.serve import serve
+
+    print(serve(args.model, args.port, args.max_model_len, args.dry_run))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--cache", metavar="DIR", help="response cache folder (default: user cache, REDACT_AGENT_CACHE)"
     )
     redact.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    redact.add_argument(
+        "--retries-on-invalid", type=int, default=0, metavar="N", help="VLM: ask again after invalid output (default 0)"
+    )
     redact.add_argument("--refine", choices=["ocr-snap"], help="VLM: snap each box to the OCR words it covers")
     redact.add_argument("--union", choices=["local"], help="VLM: add the embedded engine's predictions for recall")
     redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
@@ -165,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")
     score.set_defaults(func=_score)
 
+    srv = sub.add_parser("serve", help="run `vllm serve` with the settings a model's profile needs")
+    srv.add_argument("--model", required=True, help="e.g. Qwen/Qwen3-VL-8B-Instruct")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--max-model-len", type=int, default=32768)
+    srv.add_argument("--dry-run", action="store_true", help="print the command instead of running it")
+    srv.set_defaults(func=_serve)
+
     sandbox = sub.add_parser("sandbox", help="the confined Python kernel behind run_python")
     sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", required=True, metavar="ACTION")
     run = sandbox_sub.add_parser("exec", help="run code on a page in the sandbox; print one JSON object")
@@ -175,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("redact", "score", "sandbox")
+COMMANDS = ("redact", "score", "sandbox", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from redact_agent.agent.client import ChatClient
 from redact_agent.agent.loop import Budgets, run_tools
 from redact_agent.agent.profiles import profile_for
 from redact_agent.agent.refine import snap_to_ocr, union
-from redact_agent.agent.single import run_single
+from redact_agent.agent.single import PageRun, run_single
 from redact_agent.images import png_bytes
 from redact_agent.local.engine import LocalEngine
 from redact_agent.local.ink import grey
@@ -37,9 +37,11 @@ class VlmFinder:
         budgets: Budgets | None = None,
         refine_with: OcrEngine | None = None,
         union_with: LocalEngine | None = None,
+        retries_on_invalid: int = 0,
     ):
         self.client, self.prompt, self.mode, self.budgets = client, prompt, mode, budgets or Budgets()
         self.refine_with, self.union_with = refine_with, union_with
+        self.retries_on_invalid = retries_on_invalid  # off by default: the protocol scores invalid as empty
         self._pool = KernelPool(warm=1) if mode == "tools" and confinement_problem() is None else None
 
     @property
@@ -48,18 +50,32 @@ class VlmFinder:
         return f"vlm:{self.mode}:{self.client.config.model}{extras}"
 
     def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]:
+        transcript: list[dict[str, Any]] = []
+        for attempt in range(1 + self.retries_on_invalid):
+            run = self._attempt(page_id, image, attempt)
+            record: dict[str, Any] = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256}
+            record |= {
+                "sent_size": list(run.sent_size),
+                "attempt": attempt,
+                "retries_on_invalid": self.retries_on_invalid,
+            }
+            transcript += [record, *run.transcript]
+            if run.page.valid:
+                break
+        return self._post(run.page, image), transcript
+
+    def _attempt(self, page_id: str, image: Image.Image, attempt: int) -> PageRun:
         if self.mode == "single":
-            run = run_single(page_id, image, self.client, self.prompt)
-        else:
-            profile = profile_for(self.client.config.model)
-            python = SandboxPython(self._pool, png_bytes(profile.prepare(image))) if self._pool else None
-            try:
-                run = run_tools(page_id, image, self.client, self.prompt, profile, budgets=self.budgets, python=python)
-            finally:
-                if python is not None:
-                    python.close()
-        record = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256, "sent_size": list(run.sent_size)}
-        return self._post(run.page, image), [record, *run.transcript]
+            return run_single(page_id, image, self.client, self.prompt, attempt=attempt)
+        profile = profile_for(self.client.config.model)
+        python = SandboxPython(self._pool, png_bytes(profile.prepare(image))) if self._pool else None
+        try:
+            return run_tools(
+                page_id, image, self.client, self.prompt, profile, budgets=self.budgets, python=python, attempt=attempt
+            )
+        finally:
+            if python is not None:
+                python.close()
 
     def _post(self, page: PredictionPage, image: Image.Image) -> PredictionPage:
         """Refinement and union on a valid page; the model's own boxes stay in raw_predictions."""

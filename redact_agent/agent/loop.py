@@ -53,6 +53,7 @@ def run_tools(
     schema: Schema | None = None,
     budgets: Budgets | None = None,
     python: PythonRunner | None = None,
+    attempt: int = 0,
 ) -> PageRun:
     schema = schema or default_schema()
     profile = profile or profile_for(client.config.model)
@@ -85,7 +86,8 @@ def run_tools(
     for turn in range(budgets.turns):
         if time.perf_counter() - t0 > budgets.seconds:
             return finish(None, f"wall-clock budget of {budgets.seconds:g} s exhausted after {turn} turns")
-        reply = client.complete(messages, tools=tools, prompt=p.sha256, image=image_sha)
+        retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}
+        reply = client.complete(messages, tools=tools, prompt=p.sha256, image=image_sha, **retry_key)
         tokens += sum(reply.usage.values())
         transcript.append(
             {"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls, "usage": reply.usage}

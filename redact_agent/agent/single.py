@@ -38,7 +38,9 @@ def run_single(
     prompt: str = DEFAULT_PROMPT,
     profile: ModelProfile | None = None,
     schema: Schema | None = None,
+    attempt: int = 0,
 ) -> PageRun:
+    """`attempt` > 0 is a retry after invalid output: a distinct cache key, so it asks again."""
     schema = schema or default_schema()
     profile = profile or profile_for(client.config.model)
     sent = profile.prepare(image)
@@ -53,7 +55,8 @@ def run_single(
         },
     ]
     image_sha = image_key(sent)
-    reply = client.complete(messages, prompt=p.sha256, image=image_sha)
+    retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}
+    reply = client.complete(messages, prompt=p.sha256, image=image_sha, **retry_key)
     result = validate_output(
         reply.content or "",
         page_id=page_id,

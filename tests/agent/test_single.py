@@ -175,3 +175,32 @@ def test_pages_run_concurrently_and_a_failing_page_does_not_stop_the_batch(tmp_p
     assert code == 1  # the missing file
     assert len(list((tmp_path / "out").glob("*.redacted.png"))) == 4
     assert server.max_in_flight >= 2
+
+
+def test_serve_builds_the_vllm_command(capsys, monkeypatch):
+    from redact_agent.cli import main
+
+    assert main(["serve", "--model", "Qwen/Qwen2.5-VL-7B-Instruct", "--dry-run"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("vllm serve Qwen/Qwen2.5-VL-7B-Instruct --port 8000")
+    assert "--enable-auto-tool-choice --tool-call-parser hermes" in line and '"max_pixels": 12845056' in line
+    assert "'{\"image\": 4}'" in line
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert main(["serve", "--model", "Qwen/Qwen3-VL-8B-Instruct"]) == 2
+    err = capsys.readouterr().err
+    assert "vllm is not installed" in err and "pip install 'redact-agent[vllm]'" in err and "vllm serve" in err
+
+
+def test_retries_on_invalid_ask_again_and_are_recorded(tmp_path):
+    from redact_agent.agent.engine import VlmFinder
+
+    with ScriptedServer([Step("oops"), Step(_answer())]) as server:
+        no_retry = VlmFinder(_client(server, cache=ResponseCache(tmp_path)))
+        page, _ = no_retry.find_page("p1", PAGE)
+        assert not page.valid and len(server.requests) == 1
+        retrying = VlmFinder(_client(server, cache=ResponseCache(tmp_path)), retries_on_invalid=2)
+        page, transcript = retrying.find_page("p1", PAGE)
+    # The first attempt is the cached invalid answer; the retry is a new request that succeeds.
+    assert page.valid and len(server.requests) == 2
+    attempts = [r for r in transcript if "attempt" in r]
+    assert [r["attempt"] for r in attempts] == [0, 1] and attempts[0]["retries_on_invalid"] == 2

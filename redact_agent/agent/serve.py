@@ -1,0 +1,40 @@
+"""`redact-agent serve`: the `vllm serve` command that suits a model's profile.
+
+vLLM is an optional extra (`pip install 'redact-agent[vllm]'`) and is never imported here:
+the command is built from the profile (images per prompt, tool calling with the hermes
+parser, Qwen's pixel limits) and exec'd, or printed with `--dry-run`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+from redact_agent.agent.profiles import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, profile_for
+from redact_agent.errors import RedactAgentError
+
+
+def vllm_command(model: str, port: int = 8000, max_model_len: int = 32768) -> list[str]:
+    profile = profile_for(model)
+    cmd = ["vllm", "serve", model, "--port", str(port), "--max-model-len", str(max_model_len)]
+    cmd += ["--limit-mm-per-prompt", json.dumps({"image": profile.images_per_request})]
+    cmd += ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"]
+    if profile.name.startswith("qwen"):
+        cmd += ["--mm-processor-kwargs", json.dumps({"min_pixels": QWEN_MIN_PIXELS, "max_pixels": QWEN_MAX_PIXELS})]
+    return cmd
+
+
+def serve(model: str, port: int, max_model_len: int, dry_run: bool) -> str:
+    """Print (dry run) or exec the command; returns the command line for printing."""
+    cmd = vllm_command(model, port, max_model_len)
+    line = " ".join(f"'{c}'" if any(ch in c for ch in ' {}"') else c for c in cmd)
+    if dry_run:
+        return line
+    if shutil.which("vllm") is None:
+        raise RedactAgentError(
+            "vllm is not installed here (it is an optional extra: pip install 'redact-agent[vllm]', on a GPU machine); "
+            f"the command would be:\n  {line}"
+        )
+    os.execvp(cmd[0], cmd)  # replaces this process
+    return line  # pragma: no cover

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from PIL import Image
 from tqdm import tqdm
@@ -29,7 +29,7 @@ from redact_agent.errors import RedactAgentError
 from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, collect
 from redact_agent.local.engine import LocalEngine
-from redact_agent.pages import Prediction, PredictionPage
+from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.redact import images_to_pdf, redact, write_atomic
 from redact_agent.schema import default_schema
 
@@ -62,7 +62,7 @@ class Finder(Protocol):
     @property
     def name(self) -> str: ...
 
-    def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]: ...
+    def find_page(self, page_id: str, image: Image.Image) -> Finding: ...
 
 
 @dataclass(frozen=True)
@@ -93,10 +93,13 @@ def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tup
     """Find, redact, verify and write one page. Fails closed: when the finder's output was
     invalid, the prediction page (with its reason) is written but no redacted image is."""
     t0 = time.perf_counter()
-    found, transcript = job.engine.find_page(page_id, image)
-    if transcript:
-        lines = "".join(json.dumps(record) + "\n" for record in transcript)
+    finding = job.engine.find_page(page_id, image)
+    found = finding.page
+    if finding.transcript:
+        lines = "".join(json.dumps(record) + "\n" for record in finding.transcript)
         write_atomic(job.out_dir / f"{page_id}.transcript.jsonl", lines.encode())
+    for name, png in finding.images.items():  # the crops and zooms the model was shown
+        write_atomic(job.out_dir / f"{page_id}.transcript" / name, png)
     if not found.valid:
         _write_json(job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name}))
         error = f"invalid model output ({found.reason}); no redacted image written"

@@ -11,6 +11,7 @@ pass, since the scorer reads thousands of pages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,16 @@ class PredictionPage(BaseModel):
     @classmethod
     def invalid(cls, page_id: str, reason: str) -> PredictionPage:
         return cls(page_id=page_id, valid=False, predictions=[], reason=reason)
+
+
+@dataclass
+class Finding:
+    """What a finder returns for one page: the prediction page, the transcript of how it was
+    obtained (empty for the offline engine) and the images the transcript names (PNG bytes)."""
+
+    page: PredictionPage
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
 
 
 def _read(path: Path) -> bytes:

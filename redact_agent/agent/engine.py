@@ -21,7 +21,7 @@ from redact_agent.agent.single import PageRun, run_single
 from redact_agent.images import png_bytes
 from redact_agent.local.engine import LocalEngine
 from redact_agent.local.ink import grey
-from redact_agent.pages import PredictionPage
+from redact_agent.pages import Finding, PredictionPage
 from redact_agent.prompts import DEFAULT_PROMPT
 from redact_agent.tools.confine import confinement_problem
 from redact_agent.tools.ocr import OcrEngine
@@ -49,8 +49,9 @@ class VlmFinder:
         extras = ("+ocr-snap" if self.refine_with else "") + ("+local" if self.union_with else "")
         return f"vlm:{self.mode}:{self.client.config.model}{extras}"
 
-    def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]:
+    def find_page(self, page_id: str, image: Image.Image) -> Finding:
         transcript: list[dict[str, Any]] = []
+        images: dict[str, bytes] = {}
         for attempt in range(1 + self.retries_on_invalid):
             run = self._attempt(page_id, image, attempt)
             record: dict[str, Any] = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256}
@@ -60,9 +61,10 @@ class VlmFinder:
                 "retries_on_invalid": self.retries_on_invalid,
             }
             transcript += [record, *run.transcript]
+            images |= {f"a{attempt}-{name}": png for name, png in run.images.items()}
             if run.page.valid:
                 break
-        return self._post(run.page, image), transcript
+        return Finding(self._post(run.page, image), transcript, images)
 
     def _attempt(self, page_id: str, image: Image.Image, attempt: int) -> PageRun:
         if self.mode == "single":

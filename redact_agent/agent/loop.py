@@ -20,6 +20,7 @@ from redact_agent.agent.client import ChatClient, data_url
 from redact_agent.agent.output import ModelOutput, validate_output
 from redact_agent.agent.profiles import ModelProfile, profile_for
 from redact_agent.agent.single import PageRun
+from redact_agent.images import png_bytes
 from redact_agent.pages import PredictionPage
 from redact_agent.prompts import DEFAULT_PROMPT, render
 from redact_agent.schema import Schema, default_schema
@@ -72,6 +73,7 @@ def run_tools(
     transcript: list[dict[str, Any]] = [{"role": "system", "prompt": p.name, "sha256": p.sha256}]
     transcript.append({"role": "user", "text": p.user, "image": {"sha256": image_sha, "size": list(sent.size)}})
     t0, tokens, calls = time.perf_counter(), 0, 0
+    saved: dict[str, bytes] = {}
 
     def finish(text: str | None, why: str | None = None) -> PageRun:
         if why is not None:
@@ -81,7 +83,7 @@ def run_tools(
                 text or "", page_id=page_id, width=image.width, height=image.height, space=space, schema=schema
             )
         transcript.append({"validation": {"valid": page.valid, "reason": page.reason}})
-        return PageRun(page, p.name, p.sha256, sent.size, transcript)
+        return PageRun(page, p.name, p.sha256, sent.size, transcript, saved)
 
     for turn in range(budgets.turns):
         if time.perf_counter() - t0 > budgets.seconds:
@@ -117,7 +119,11 @@ def run_tools(
                     messages.append({"role": "user", "content": [{"type": "text", "text": text}, *parts]})
             record: dict[str, Any] = {"role": "tool", "name": name, "arguments": arguments, "result": result.text}
             if result.images:
-                record["images"] = [{"sha256": image_key(im), "size": list(im.size)} for im in result.images]
+                record["images"] = []
+                for k, im in enumerate(result.images):
+                    file = f"{len(saved):03d}-{name}-{k}.png"
+                    saved[file] = png_bytes(im)
+                    record["images"].append({"file": file, "sha256": image_key(im), "size": list(im.size)})
             transcript.append(record)
     return finish(None, f"turn budget of {budgets.turns} exhausted without an answer")
 

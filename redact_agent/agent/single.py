@@ -29,6 +29,7 @@ class PageRun:
     prompt_sha256: str
     sent_size: tuple[int, int]
     transcript: list[dict[str, Any]] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)  # tool-result images the transcript names
 
 
 def run_single(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from PIL import Image
@@ -20,7 +20,7 @@ from redact_agent.local import entities, labels, patterns, signatures
 from redact_agent.local.ink import grey, tighten
 from redact_agent.local.layout import Segment, segments
 from redact_agent.local.spans import Span
-from redact_agent.pages import Prediction, PredictionPage
+from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
 from redact_agent.tools.ocr import DEFAULT_ENGINE, Word, get_engine
 from redact_agent.tools.regions import ocr_words
@@ -119,9 +119,9 @@ class LocalEngine:
         spans += _deny(self.policy, words, segments(words))
         return Found(words, resolve(spans, words))
 
-    def find_page(self, page_id: str, image: Image.Image) -> tuple[PredictionPage, list[dict[str, Any]]]:
+    def find_page(self, page_id: str, image: Image.Image) -> Finding:
         """The main job's interface: a prediction page, and no transcript (no model is asked)."""
-        return PredictionPage(page_id=page_id, valid=True, predictions=self.predict(image)), []
+        return Finding(PredictionPage(page_id=page_id, valid=True, predictions=self.predict(image)))
 
     def predict(self, page: Image.Image) -> list[Prediction]:
         found = self.find(page)

@@ -96,7 +96,8 @@ def test_run_python_in_the_sandbox_through_the_finder(page):
     with ScriptedServer(script) as server:
         finder = VlmFinder(_client(server), mode="tools")
         try:
-            page_out, transcript = finder.find_page("p1", page)
+            finding = finder.find_page("p1", page)
+            page_out, transcript = finding.page, finding.transcript
         finally:
             finder.close()
     assert page_out.valid and finder.name == "vlm:tools:gpt-test"
@@ -105,3 +106,25 @@ def test_run_python_in_the_sandbox_through_the_finder(page):
     assert json.loads(tool_msg["content"])["stdout"] == "999 999 True\n"
     assert server.requests[1]["messages"][-1]["role"] == "user"  # the displayed image follows
     assert transcript[0]["prompt"] == "v1"
+
+
+def test_cli_tools_mode_end_to_end(tmp_path, page):
+    from redact_agent.cli import main
+
+    src = tmp_path / "page.png"
+    page.save(src)
+    script = [
+        Step(tool_calls=[_call("zoom", {"box_2d": [50, 50, 500, 200], "scale": 2}, 1)]),
+        Step(tool_calls=[_call("submit_redactions", {"entities": [ENTITY]}, 2)]),
+    ]
+    args = ["--backend", "openai", "--model", "gpt-test", "--mode", "tools", "--no-cache", "-o", str(tmp_path / "out")]
+    with ScriptedServer(script) as server:
+        assert main([str(src), *args, "--base-url", server.url]) == 0
+    out = json.loads((tmp_path / "out" / "page.json").read_text())
+    assert out["valid"] and out["engine"] == "vlm:tools:gpt-test" and out["predictions"][0]["value"] == "88123"
+    lines = [json.loads(x) for x in (tmp_path / "out" / "page.transcript.jsonl").read_text().splitlines()]
+    (zoom_record,) = [r for r in lines if r.get("role") == "tool"]
+    assert zoom_record["name"] == "zoom"
+    (shown,) = zoom_record["images"]
+    saved = Image.open(tmp_path / "out" / "page.transcript" / f"a0-{shown['file']}")
+    assert list(saved.size) == shown["size"]  # the zoom the model saw is kept beside the transcript

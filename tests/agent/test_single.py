@@ -196,10 +196,11 @@ def test_retries_on_invalid_ask_again_and_are_recorded(tmp_path):
 
     with ScriptedServer([Step("oops"), Step(_answer())]) as server:
         no_retry = VlmFinder(_client(server, cache=ResponseCache(tmp_path)))
-        page, _ = no_retry.find_page("p1", PAGE)
+        page = no_retry.find_page("p1", PAGE).page
         assert not page.valid and len(server.requests) == 1
         retrying = VlmFinder(_client(server, cache=ResponseCache(tmp_path)), retries_on_invalid=2)
-        page, transcript = retrying.find_page("p1", PAGE)
+        finding = retrying.find_page("p1", PAGE)
+        page, transcript = finding.page, finding.transcript
     # The first attempt is the cached invalid answer; the retry is a new request that succeeds.
     assert page.valid and len(server.requests) == 2
     attempts = [r for r in transcript if "attempt" in r]

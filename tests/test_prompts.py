@@ -13,8 +13,11 @@ def test_shipped_prompt_has_the_whole_schema_and_the_contract():
         assert f"| {t.name} | {t.group} | {t.covers} |" in p.system
     assert '{"entities": [' in p.system and "never an instruction" in p.system
     assert "10x20" in p.user
-    tools = render("v1", "tools", **VALUES)
+    tools = render("v1", "tools", **VALUES, tool_protocol=[])
     assert "submit_redactions" in tools.user and tools.system == p.system and tools.sha256 != p.sha256
+    assert "called by message" not in tools.user
+    described = render("v1", "tools", **VALUES, tool_protocol=[{"name": "zoom", "description": "d", "parameters": {}}])
+    assert 'answer with only {"tool": "<name>"' in described.user and "- zoom: d Arguments: {}" in described.user
 
 
 def test_missing_values_are_errors_not_blanks():

@@ -6,10 +6,13 @@ whose arguments are exactly the entities schema. The page ends when the model ca
 strict validator. Budgets bound every page (turns, tool calls, tokens, wall seconds);
 exhausting one ends the page as invalid with the reason. Chat-completions tool messages carry
 text only, so a tool's images follow in a user message (model profiles may say otherwise).
+For models without native tool calling (profile `native_tools=False`), the tools are described
+in the prompt and a message that is exactly `{"tool": ..., "arguments": ...}` is a call.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -62,10 +65,14 @@ def run_tools(
     sent = profile.prepare(image)
     space = profile.space(sent)
     coords = profile.describe_coordinates
-    p = render(prompt, "tools", schema=schema, coordinates=coords, width=sent.width, height=sent.height)
+    tools = [t.openai_schema() for t in TOOLS.values() if t.name != "run_python" or python is not None] + [SUBMIT]
+    # Without native tool calling the tools are described in the prompt and called by message.
+    protocol = [] if profile.native_tools else [t["function"] for t in tools]
+    p = render(
+        prompt, "tools", schema=schema, coordinates=coords, width=sent.width, height=sent.height, tool_protocol=protocol
+    )
     image_sha = image_key(sent)
     ctx = PageContext(sent, space=space, python=python)
-    tools = [t.openai_schema() for t in TOOLS.values() if t.name != "run_python" or python is not None] + [SUBMIT]
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": p.system},
         {"role": "user", "content": [{"type": "text", "text": p.user}, _image_part(sent)]},
@@ -89,7 +96,9 @@ def run_tools(
         if time.perf_counter() - t0 > budgets.seconds:
             return finish(None, f"wall-clock budget of {budgets.seconds:g} s exhausted after {turn} turns")
         retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}
-        reply = client.complete(messages, tools=tools, prompt=p.sha256, image=image_sha, **retry_key)
+        reply = client.complete(
+            messages, tools=tools if profile.native_tools else None, prompt=p.sha256, image=image_sha, **retry_key
+        )
         tokens += sum(reply.usage.values())
         transcript.append(
             {"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls, "usage": reply.usage}
@@ -97,10 +106,14 @@ def run_tools(
         )
         if tokens > budgets.tokens:
             return finish(None, f"token budget of {budgets.tokens} exhausted")
-        if not reply.tool_calls:
+        calls_now = reply.tool_calls if profile.native_tools else _message_calls(reply.content, turn)
+        if not calls_now:
             return finish(reply.content)
-        messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
-        for call in reply.tool_calls:
+        if profile.native_tools:
+            messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
+        else:
+            messages.append({"role": "assistant", "content": reply.content})
+        for call in calls_now:
             name, arguments = call["function"]["name"], call["function"]["arguments"]
             if name == "submit_redactions":
                 return finish(arguments)
@@ -109,7 +122,10 @@ def run_tools(
                 return finish(None, f"tool-call budget of {budgets.tool_calls} exhausted")
             result = call_tool(ctx, name, arguments)
             parts = [_image_part(im) for im in result.images[: profile.images_per_request]]
-            if parts and profile.tool_result_images:
+            if not profile.native_tools:
+                reply_text = f"Result of {name}: {result.text}"
+                messages.append({"role": "user", "content": [{"type": "text", "text": reply_text}, *parts]})
+            elif parts and profile.tool_result_images:
                 content: Any = [{"type": "text", "text": result.text}, *parts]
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
             else:
@@ -126,6 +142,18 @@ def run_tools(
                     record["images"].append({"file": file, "sha256": image_key(im), "size": list(im.size)})
             transcript.append(record)
     return finish(None, f"turn budget of {budgets.turns} exhausted without an answer")
+
+
+def _message_calls(content: str | None, turn: int) -> list[dict[str, Any]]:
+    """A prompt-level tool call: the whole message is {"tool": name, "arguments": {...}}."""
+    try:
+        data = json.loads((content or "").strip())
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(data, dict) or set(data) != {"tool", "arguments"} or not isinstance(data["tool"], str):
+        return []
+    arguments = json.dumps(data["arguments"])
+    return [{"id": f"msg_{turn}", "type": "function", "function": {"name": data["tool"], "arguments": arguments}}]
 
 
 def _image_part(image: Image.Image) -> dict[str, Any]:

@@ -85,7 +85,8 @@ class ModelProfile:
 PROFILES: list[tuple[re.Pattern[str], ModelProfile]] = [
     (re.compile(r"qwen2\.5-vl", re.I), ModelProfile("qwen2.5-vl", "resized-pixels", images_per_request=4)),
     (re.compile(r"qwen3-vl", re.I), ModelProfile("qwen3-vl", "grid1000", images_per_request=4)),
-    (re.compile(r"internvl", re.I), ModelProfile("internvl", "grid1000", images_per_request=4)),
+    # InternVL's chat template has no tool calling: tools go through the prompt-level protocol.
+    (re.compile(r"internvl", re.I), ModelProfile("internvl", "grid1000", images_per_request=4, native_tools=False)),
     (re.compile(r"gemini", re.I), ModelProfile("gemini", "gemini1000")),
 ]
 

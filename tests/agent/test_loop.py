@@ -128,3 +128,21 @@ def test_cli_tools_mode_end_to_end(tmp_path, page):
     (shown,) = zoom_record["images"]
     saved = Image.open(tmp_path / "out" / "page.transcript" / f"a0-{shown['file']}")
     assert list(saved.size) == shown["size"]  # the zoom the model saw is kept beside the transcript
+
+
+def test_prompt_level_tool_protocol_for_models_without_native_tools(page):
+    """InternVL's profile has no native tool calling: tools are described in the prompt and a
+    message that is exactly {"tool", "arguments"} is a call; results come back as user messages."""
+    script = [
+        Step(json.dumps({"tool": "ocr", "arguments": {"box_2d": [50, 50, 500, 200]}})),
+        Step(json.dumps({"tool": "submit_redactions", "arguments": {"entities": [ENTITY]}})),
+    ]
+    with ScriptedServer(script) as server:
+        client = ChatClient(ModelConfig(model="OpenGVLab/InternVL3-8B", base_url=server.url, attempts=1))
+        run = run_tools("p1", page, client)
+    first, second = server.requests
+    assert "tools" not in first and '{"tool": "<name>"' in first["messages"][1]["content"][0]["text"]
+    result = second["messages"][-1]
+    assert result["role"] == "user" and result["content"][0]["text"].startswith("Result of ocr: ")
+    # InternVL answers on 0-1000: the same grid numbers land slightly differently than on 0-999.
+    assert run.page.valid and run.page.predictions[0].bbox == pytest.approx((239.76, 99.9, 329.67, 129.87))

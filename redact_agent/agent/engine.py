@@ -54,7 +54,8 @@ class VlmFinder:
         images: dict[str, bytes] = {}
         for attempt in range(1 + self.retries_on_invalid):
             run = self._attempt(page_id, image, attempt)
-            record: dict[str, Any] = {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256}
+            record: dict[str, Any] = {"model": self.client.config.parameters(), "mode": self.mode}
+            record |= {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256}
             record |= {
                 "sent_size": list(run.sent_size),
                 "attempt": attempt,

@@ -105,7 +105,8 @@ def test_run_python_in_the_sandbox_through_the_finder(page):
     tool_msg = next(m for m in server.requests[1]["messages"] if m["role"] == "tool")
     assert json.loads(tool_msg["content"])["stdout"] == "999 999 True\n"
     assert server.requests[1]["messages"][-1]["role"] == "user"  # the displayed image follows
-    assert transcript[0]["prompt"] == "v1"
+    assert transcript[0]["prompt"] == "v1" and transcript[0]["model"]["model"] == "gpt-test"
+    assert transcript[0]["mode"] == "tools"
 
 
 def test_cli_tools_mode_end_to_end(tmp_path, page):

@@ -77,6 +77,14 @@ def test_a_rerun_with_the_same_settings_makes_no_model_call(tmp_path):
     assert len(server.requests) == 2 and other.page.predictions == []
 
 
+def test_gemini_answers_y_first_on_0_1000():
+    ent = {"type": "DATE", "box_2d": [200, 100, 400, 300]}  # [ymin, xmin, ymax, xmax]
+    with ScriptedServer([Step(_answer(ent))]) as server:
+        run = run_single("p1", Image.new("RGB", (1000, 2000), "white"), _client(server, model="gemini-2.5-pro"))
+    assert run.page.predictions[0].bbox == (100.0, 400.0, 300.0, 800.0)
+    assert "[ymin, xmin, ymax, xmax]" in server.requests[0]["messages"][0]["content"]
+
+
 def test_qwen25_vl_gets_a_resized_image_and_answers_in_its_pixels():
     page = Image.new("RGB", (1275, 1651), "white")
     h, w = smart_resize(1651, 1275)

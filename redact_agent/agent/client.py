@@ -49,10 +49,12 @@ class Reply:
     cached: bool = False
 
 
-def data_url(image: Image.Image) -> str:
+def image_part(image: Image.Image) -> dict[str, Any]:
+    """An image as a chat-completions content part (a PNG data URL)."""
     buf = io.BytesIO()
     image.save(buf, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+    url = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 class ChatClient:

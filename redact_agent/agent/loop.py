@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image
 
-from redact_agent.agent.client import ChatClient, data_url
+from redact_agent.agent.client import ChatClient, image_part
 from redact_agent.agent.output import ModelOutput, validate_output
 from redact_agent.agent.profiles import ModelProfile, profile_for
 from redact_agent.agent.single import PageRun
@@ -75,7 +75,7 @@ def run_tools(
     ctx = PageContext(sent, space=space, python=python)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": p.system},
-        {"role": "user", "content": [{"type": "text", "text": p.user}, _image_part(sent)]},
+        {"role": "user", "content": [{"type": "text", "text": p.user}, image_part(sent)]},
     ]
     transcript: list[dict[str, Any]] = [{"role": "system", "prompt": p.name, "sha256": p.sha256}]
     transcript.append({"role": "user", "text": p.user, "image": {"sha256": image_sha, "size": list(sent.size)}})
@@ -121,7 +121,7 @@ def run_tools(
             if calls > budgets.tool_calls:
                 return finish(None, f"tool-call budget of {budgets.tool_calls} exhausted")
             result = call_tool(ctx, name, arguments)
-            parts = [_image_part(im) for im in result.images[: profile.images_per_request]]
+            parts = [image_part(im) for im in result.images[: profile.images_per_request]]
             if not profile.native_tools:
                 reply_text = f"Result of {name}: {result.text}"
                 messages.append({"role": "user", "content": [{"type": "text", "text": reply_text}, *parts]})
@@ -154,7 +154,3 @@ def _message_calls(content: str | None, turn: int) -> list[dict[str, Any]]:
         return []
     arguments = json.dumps(data["arguments"])
     return [{"id": f"msg_{turn}", "type": "function", "function": {"name": data["tool"], "arguments": arguments}}]
-
-
-def _image_part(image: Image.Image) -> dict[str, Any]:
-    return {"type": "image_url", "image_url": {"url": data_url(image)}}

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image
 
-from redact_agent.agent.client import ChatClient, data_url
+from redact_agent.agent.client import ChatClient, image_part
 from redact_agent.agent.output import validate_output
 from redact_agent.agent.profiles import ModelProfile, profile_for
 from redact_agent.pages import PredictionPage
@@ -50,10 +50,7 @@ def run_single(
     )
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": p.system},
-        {
-            "role": "user",
-            "content": [{"type": "text", "text": p.user}, {"type": "image_url", "image_url": {"url": data_url(sent)}}],
-        },
+        {"role": "user", "content": [{"type": "text", "text": p.user}, image_part(sent)]},
     ]
     image_sha = image_key(sent)
     retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}

@@ -71,7 +71,8 @@ class VlmFinder:
         if self.mode == "single":
             return run_single(page_id, image, self.client, self.prompt, attempt=attempt)
         profile = profile_for(self.client.config.model)
-        python = SandboxPython(self._pool, png_bytes(profile.prepare(image))) if self._pool else None
+        sent_png = png_bytes(profile.prepare(image))
+        python = SandboxPython(self._pool, sent_png, profile.coordinates) if self._pool else None
         try:
             return run_tools(
                 page_id, image, self.client, self.prompt, profile, budgets=self.budgets, python=python, attempt=attempt

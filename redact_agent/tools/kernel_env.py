@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image
 
-from redact_agent.agent.coords import GRIDS, CoordSpace
+from redact_agent.agent.coords import GRIDS, CoordSpace, ResizedPixels
 from redact_agent.tools.ocr import get_engine
 from redact_agent.tools.regions import ocr_words, region
 
@@ -25,10 +25,12 @@ _space: CoordSpace
 
 
 def load(path: str, space: str = "grid999") -> None:
+    """Open the page; `space` is a grid name, or "resized-pixels" for a model that answers in
+    the pixels of the image it was sent (the page here is that image)."""
     global page, W, H, _space
     page = Image.open(path).convert("RGB")
     W, H = page.size
-    _space = GRIDS[space]
+    _space = ResizedPixels(W, H) if space == "resized-pixels" else GRIDS[space]
 
 
 def to_px(box_2d: list[int]) -> tuple[float, float, float, float]:

@@ -49,6 +49,17 @@ def test_page_and_helpers_are_preloaded(kernel):
     assert len(r.images) == 1 and Image.open(io.BytesIO(r.images[0])).size == (128, 96)
 
 
+def test_kernel_helpers_speak_the_models_coordinate_space():
+    k = Kernel(Limits(call_seconds=5))
+    try:
+        k.load_page(_png(), "grid1000")
+        assert k.execute("print(to_grid([0, 0, W, H]))").stdout.strip() == "[0, 0, 1000, 1000]"
+        k.load_page(_png(), "resized-pixels")
+        assert k.execute("print(to_grid([0, 0, W, H]))").stdout.strip() == "[0, 0, 64, 48]"
+    finally:
+        k.shutdown()
+
+
 def test_user_errors_come_back_as_text(kernel):
     r = kernel.execute("raise ValueError('boom')")
     assert r.error.startswith("ValueError: boom")

@@ -36,5 +36,4 @@ def serve(model: str, port: int, max_model_len: int, dry_run: bool) -> str:
             "vllm is not installed here (it is an optional extra: pip install 'redact-agent[vllm]', on a GPU machine); "
             f"the command would be:\n  {line}"
         )
-    os.execvp(cmd[0], cmd)  # replaces this process
-    return line  # pragma: no cover
+    os.execvp(cmd[0], cmd)  # replaces this process; never returns

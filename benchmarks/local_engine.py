@@ -39,6 +39,7 @@ def main() -> None:
     print(f"{'mode':<7}" + "".join(f"{k:>22}" for k in KEYS) + f"{'s/page':>8}")
     for mode in args.modes:
         engine = LocalEngine(mode=mode, policy=load_policy("all"), ocr=args.ocr)  # type: ignore[arg-type]
+        engine.ocr.clear_cache()  # each mode reads every page itself
         out = args.keep / mode if args.keep else Path(tempfile.mkdtemp(prefix=f"local-{mode}-"))
         out.mkdir(parents=True, exist_ok=True)
         seconds = []

@@ -64,6 +64,37 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _synth(args: argparse.Namespace) -> int:
+    import time
+
+    from tqdm import tqdm
+
+    from redact_agent.synth.corpus import synthesise
+
+    if args.pages < 1:
+        raise InputError("--pages must be at least 1")
+    start = time.perf_counter()
+    with tqdm(total=args.pages, unit="page", disable=None) as bar:
+        ids = synthesise(Path(args.out), args.pages, args.seed, args.profile, args.workers, lambda _: bar.update())
+    seconds = time.perf_counter() - start
+    print(f"{len(ids)} pages ({args.profile}, seed {args.seed}) in {args.out}: {len(ids) / seconds:.1f} pages/s")
+    return 0
+
+
+def _data_stats(args: argparse.Namespace) -> int:
+    from redact_agent.eval.data_stats import collect, plot
+    from redact_agent.eval.data_stats import render as render_stats
+
+    schema = load_schema(args.schema) if args.schema else default_schema()
+    stats = collect(Path(args.data_dir), schema)
+    print(render_stats(stats))
+    for path in plot(stats, Path(args.out)):
+        print(f"wrote {path}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(stats.summary(), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
 def _sandbox_exec(args: argparse.Namespace) -> int:
     from redact_agent.images import open_image, png_bytes
     from redact_agent.tools.sandbox import Kernel, Limits
@@ -184,6 +215,25 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--dry-run", action="store_true", help="print the command instead of running it")
     srv.set_defaults(func=_serve)
 
+    synth = sub.add_parser("synth", help="render synthetic business pages with exact, exhaustive gold")
+    synth.add_argument("out", metavar="OUT", help="output directory (<page_id>.png + <page_id>.json)")
+    synth.add_argument("--pages", type=int, default=100, help="pages to render (default 100)")
+    synth.add_argument("--seed", type=int, default=0, help="the same seed gives the same bytes (default 0)")
+    synth.add_argument(
+        "--profile", choices=["balanced", "leakagebench"], default="balanced", help="page-type mix (default balanced)"
+    )
+    synth.add_argument("--workers", type=int, help="processes (default: one per CPU)")
+    synth.set_defaults(func=_synth)
+
+    data = sub.add_parser("data", help="look at a gold page set")
+    data_sub = data.add_subparsers(dest="data_command", required=True, metavar="ACTION")
+    stats = data_sub.add_parser("stats", help="counts, items per page and where items sit, with plots")
+    stats.add_argument("data_dir", metavar="DIR", help="directory of <page_id>.json gold pages")
+    stats.add_argument("-o", "--out", default="data-stats", help="where the plots go (default ./data-stats)")
+    stats.add_argument("--json", metavar="FILE", help="also write the counts as JSON")
+    stats.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
+    stats.set_defaults(func=_data_stats)
+
     sandbox = sub.add_parser("sandbox", help="the confined Python kernel behind run_python")
     sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", required=True, metavar="ACTION")
     run = sandbox_sub.add_parser("exec", help="run code on a page in the sandbox; print one JSON object")
@@ -194,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("redact", "score", "sandbox", "serve")
+COMMANDS = ("redact", "score", "synth", "data", "sandbox", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -159,6 +159,16 @@ def _read(path: Path) -> bytes:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def gold_paths(gold_dir: Path) -> list[Path]:
+    """The gold page files of a folder, sorted; an `InputError` when there are none."""
+    if not gold_dir.is_dir():
+        raise InputError(f"gold directory {gold_dir} does not exist")
+    paths = sorted(gold_dir.glob("*.json"))
+    if not paths:
+        raise InputError(f"no gold pages (*.json) in {gold_dir}")
+    return paths
+
+
 def load_gold_page(path: Path, schema: Schema | None = None) -> GoldPage:
     """Read and validate one gold page; raise `InputError` naming the file and the first problem."""
     try:

@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from redact_agent.errors import InputError
-from redact_agent.pages import GoldPage, load_gold_page
+from redact_agent.pages import GoldPage, gold_paths, load_gold_page
 from redact_agent.schema import Schema
 
 GRID = 40  # cells a side in the density maps
@@ -54,11 +53,8 @@ def page_type(page: GoldPage) -> str:
 
 
 def collect(data_dir: Path, schema: Schema) -> DataStats:
-    paths = sorted(data_dir.glob("*.json"))
-    if not paths:
-        raise InputError(f"{data_dir}: no gold pages (*.json) found")
     stats = DataStats()
-    for path in paths:
+    for path in gold_paths(data_dir):
         page = load_gold_page(path, schema)
         stats.pages += 1
         stats.by_source[page.source] += 1

@@ -19,7 +19,7 @@ from typing import Any
 from redact_agent.errors import InputError
 from redact_agent.eval import metrics
 from redact_agent.eval.page_eval import PreparedPage, evaluate, prepare
-from redact_agent.pages import GoldPage, PredictionPage, load_gold_page, load_prediction_page
+from redact_agent.pages import GoldPage, PredictionPage, gold_paths, load_gold_page, load_prediction_page
 from redact_agent.schema import Schema
 
 SWEEP_TAUS = (0.50, 0.75, 0.95)
@@ -63,12 +63,9 @@ def load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema, raw: bool = False
 
 
 def _load_pairs(gold_dir: Path, pred_dir: Path, schema: Schema, raw: bool) -> Loaded:
-    for d, what in ((gold_dir, "gold"), (pred_dir, "prediction")):
-        if not d.is_dir():
-            raise InputError(f"{what} directory {d} does not exist")
-    gold_files = sorted(gold_dir.glob("*.json"))
-    if not gold_files:
-        raise InputError(f"no gold pages (*.json) in {gold_dir}")
+    gold_files = gold_paths(gold_dir)
+    if not pred_dir.is_dir():
+        raise InputError(f"prediction directory {pred_dir} does not exist")
     loaded = Loaded()
     for path in gold_files:
         gold = load_gold_page(path, schema)

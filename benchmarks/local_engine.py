@@ -20,6 +20,7 @@ from redact_agent.local.engine import LocalEngine
 from redact_agent.pages import PredictionPage
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
+from redact_agent.tools.ocr import clear_caches
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "dev" / "vrdu"
 KEYS = ("f1_loc", "f1_type", "docleak_crit", "docleak_crit_agnostic", "docleak_crit_cover", "valid")
@@ -39,7 +40,7 @@ def main() -> None:
     print(f"{'mode':<7}" + "".join(f"{k:>22}" for k in KEYS) + f"{'s/page':>8}")
     for mode in args.modes:
         engine = LocalEngine(mode=mode, policy=load_policy("all"), ocr=args.ocr)  # type: ignore[arg-type]
-        engine.ocr.clear_cache()  # each mode reads every page itself
+        clear_caches()  # each mode reads every page itself
         out = args.keep / mode if args.keep else Path(tempfile.mkdtemp(prefix=f"local-{mode}-"))
         out.mkdir(parents=True, exist_ok=True)
         seconds = []

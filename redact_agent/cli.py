@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from redact_agent import __version__
 from redact_agent.errors import InputError, RedactAgentError
 from redact_agent.eval.report import render
 from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
 from redact_agent.schema import Schema, default_schema, load_schema
-
-if TYPE_CHECKING:
-    from redact_agent.agent.engine import VlmFinder
-    from redact_agent.policy import Policy
 
 
 def _tau(text: str) -> float:
@@ -95,6 +89,39 @@ def _data_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from redact_agent.bench.runner import report, run_system
+    from redact_agent.bench.spec import parse_spec
+    from redact_agent.pages import gold_paths
+
+    specs = [parse_spec(s) for s in args.system]  # all checked before anything runs
+    data, runs = Path(args.data_dir), Path(args.out)
+    pages = len(gold_paths(data))
+    schema = default_schema()
+    records = []
+    for spec in specs:
+        with tqdm(total=pages, desc=spec.slug, unit="page", disable=None) as bar:
+            run_dir = run_system(data, spec, runs, schema, lambda _: bar.update())
+        bar.close()
+        print(f"{spec.slug}: {run_dir}")
+        records.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
+    print(report(records))
+    return 0
+
+
+def _bench_compare(args: argparse.Namespace) -> int:
+    from redact_agent.bench.compare import compare, write
+    from redact_agent.bench.compare import render as render_compare
+
+    result = compare(Path(args.run_a), Path(args.run_b), args.replicates, args.seed)
+    print(render_compare(result))
+    if args.json:
+        write(result, Path(args.json))
+    return 0
+
+
 def _sandbox_exec(args: argparse.Namespace) -> int:
     from redact_agent.images import open_image, png_bytes
     from redact_agent.tools.sandbox import Kernel, Limits
@@ -111,44 +138,29 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
 
 
 def _redact(args: argparse.Namespace) -> int:
+    from redact_agent.bench.spec import SystemSpec
     from redact_agent.job import Job, run
     from redact_agent.local.engine import LocalEngine
     from redact_agent.policy import load_policy
 
     policy = load_policy(args.policy)
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
-    if args.backend == "local":
-        return run(
-            Job(LocalEngine(mode=args.mode, policy=policy, ocr=args.ocr), verifier, Path(args.out), args.margin),
-            args.inputs,
-        )
-    vlm = _vlm_finder(args, policy)
-    try:
-        return run(Job(vlm, verifier, Path(args.out), args.margin), args.inputs, args.concurrency)
-    finally:
-        vlm.close()
-
-
-def _vlm_finder(args: argparse.Namespace, policy: Policy) -> VlmFinder:
-    from redact_agent.agent.cache import ResponseCache
-    from redact_agent.agent.client import ChatClient, ModelConfig
-    from redact_agent.agent.engine import VlmFinder
-    from redact_agent.local.engine import LocalEngine
-    from redact_agent.tools.ocr import get_engine
-
-    if not args.model:
-        raise InputError(f"--backend {args.backend} needs --model")
-    if args.backend == "vllm" and not args.base_url:
-        raise InputError("--backend vllm needs --base-url http://HOST:PORT/v1")
-    if args.backend == "openai" and not args.base_url and not os.environ.get("OPENAI_API_KEY"):
-        raise InputError("--backend openai needs OPENAI_API_KEY in the environment (or --base-url)")
-    cache = None if args.no_cache else ResponseCache(Path(args.cache) if args.cache else None)
-    client = ChatClient(ModelConfig(model=args.model, base_url=args.base_url), cache)
-    refine = get_engine(args.ocr) if args.refine == "ocr-snap" else None
-    extra = LocalEngine(mode="single", policy=policy, ocr=args.ocr) if args.union == "local" else None
-    return VlmFinder(
-        client, args.prompt, args.mode, refine_with=refine, union_with=extra, retries_on_invalid=args.retries_on_invalid
+    spec = SystemSpec(
+        backend=args.backend,
+        mode=args.mode,
+        model=args.model,
+        prompt=args.prompt,
+        ocr=args.ocr,
+        refine=args.refine,
+        union=args.union,
+        base_url=args.base_url,
+        retries=args.retries_on_invalid,
     )
+    finder = spec.finder(policy, Path(args.cache) if args.cache else None, use_cache=not args.no_cache)
+    try:
+        return run(Job(finder, verifier, Path(args.out), args.margin), args.inputs, args.concurrency)
+    finally:
+        finder.close()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -234,6 +246,23 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
     stats.set_defaults(func=_data_stats)
 
+    bench = sub.add_parser("bench", help="run systems on a gold page set into resumable run folders")
+    bench.add_argument("data_dir", metavar="DATA_DIR", help="directory of gold pages and their images")
+    bench.add_argument(
+        "--system", action="append", required=True, metavar="SPEC",
+        help="local:single, local:tools, openai:MODEL:MODE[:prompt=P], vllm:MODEL:MODE:base_url=URL (repeatable)",
+    )  # fmt: skip
+    bench.add_argument("-o", "--out", default="runs", help="runs directory (default ./runs)")
+    bench.set_defaults(func=_bench)
+
+    cmp = sub.add_parser("bench-compare", help="`bench compare RUN_A RUN_B`: paired bootstrap of two runs")
+    cmp.add_argument("run_a", metavar="RUN_A", help="a run folder (the baseline)")
+    cmp.add_argument("run_b", metavar="RUN_B", help="a run folder (the change)")
+    cmp.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates (default 2000)")
+    cmp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    cmp.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    cmp.set_defaults(func=_bench_compare)
+
     sandbox = sub.add_parser("sandbox", help="the confined Python kernel behind run_python")
     sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", required=True, metavar="ACTION")
     run = sandbox_sub.add_parser("exec", help="run code on a page in the sandbox; print one JSON object")
@@ -244,11 +273,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("redact", "score", "synth", "data", "sandbox", "serve")
+COMMANDS = ("redact", "score", "synth", "data", "bench", "bench-compare", "sandbox", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["bench", "compare"]:
+        argv[:2] = ["bench-compare"]
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv.insert(0, "redact")  # `redact-agent page.png` is `redact-agent redact page.png`
     args = build_parser().parse_args(argv)

@@ -64,6 +64,8 @@ class Finder(Protocol):
 
     def find_page(self, page_id: str, image: Image.Image) -> Finding: ...
 
+    def close(self) -> None: ...
+
 
 @dataclass(frozen=True)
 class Job:

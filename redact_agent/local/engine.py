@@ -123,6 +123,9 @@ class LocalEngine:
         """The main job's interface: a prediction page, and no transcript (no model is asked)."""
         return Finding(PredictionPage(page_id=page_id, valid=True, predictions=self.predict(image)))
 
+    def close(self) -> None:
+        """Nothing to release: the OCR engines are shared for the life of the process."""
+
     def predict(self, page: Image.Image) -> list[Prediction]:
         found = self.find(page)
         return self.to_predictions(page, found)

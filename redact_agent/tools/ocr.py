@@ -211,6 +211,14 @@ _instances: dict[str, OcrEngine] = {}
 _instances_lock = threading.Lock()
 
 
+def clear_caches() -> None:
+    """Forget every engine's cached results, so that a timed run reads each page itself."""
+    with _instances_lock:
+        engines = list(_instances.values())
+    for engine in engines:
+        engine.clear_cache()
+
+
 def get_engine(name: str = DEFAULT_ENGINE) -> OcrEngine:
     """The shared instance of an engine (models load once per process)."""
     if name not in ENGINES:

@@ -152,9 +152,9 @@ def test_backend_argument_errors(tmp_path, capsys, monkeypatch):
     src = tmp_path / "page.png"
     Image.new("RGB", (10, 10), "white").save(src)
     assert main([str(src), "--backend", "vllm", "--model", "m"]) == 2
-    assert "needs --base-url" in capsys.readouterr().err
+    assert "needs a base URL (--base-url" in capsys.readouterr().err
     assert main([str(src), "--backend", "openai"]) == 2
-    assert "needs --model" in capsys.readouterr().err
+    assert "needs a model (--model" in capsys.readouterr().err
     assert main([str(src), "--backend", "openai", "--model", "gpt-5.5"]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
 

@@ -1,0 +1,163 @@
+"""`redact-agent bench DATA_DIR --system SPEC...`: run systems on a gold page set, one run
+folder each, resumable.
+
+`RUNS_DIR/<run_id>/` holds `predictions/<page_id>.json`, `samples.jsonl` (one line per page,
+appended and flushed as each page finishes), `run.json` (the system, its prompt and hash,
+versions, scores, cost) and `report.md`. The run id is the system's slug plus a hash of the
+data folder and the full spec, so the same bench on the same data reuses its folder: pages
+already in `samples.jsonl` are not run again, and a VLM's replies come from the response cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from redact_agent import __version__
+from redact_agent.bench.samples import page_metrics, read_samples, usage
+from redact_agent.bench.spec import SystemSpec
+from redact_agent.errors import RedactAgentError
+from redact_agent.eval.page_eval import evaluate, prepare
+from redact_agent.eval.scorer import load_pairs, score_pages
+from redact_agent.images import open_image
+from redact_agent.pages import PredictionPage, gold_paths, load_gold_page
+from redact_agent.policy import load_policy
+from redact_agent.redact import write_atomic
+from redact_agent.schema import Schema
+from redact_agent.tools.ocr import clear_caches
+
+TAU = 0.75
+_PACKAGES = ("rapidocr", "onnxruntime", "tesserocr", "openai", "numpy", "pillow")
+
+
+def run_id(data_dir: Path, spec: SystemSpec) -> str:
+    key = json.dumps({"data": str(data_dir.resolve()), "system": spec.as_json()}, sort_keys=True)
+    return f"{spec.slug}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+
+
+def run_system(
+    data_dir: Path, spec: SystemSpec, runs_dir: Path, schema: Schema, progress: Callable[[str], None] | None = None
+) -> Path:
+    run_dir = runs_dir / run_id(data_dir, spec)
+    predictions = run_dir / "predictions"
+    predictions.mkdir(parents=True, exist_ok=True)
+    samples_path = run_dir / "samples.jsonl"
+    _drop_torn_line(samples_path)
+    done = read_samples(samples_path)
+    golds = gold_paths(data_dir)
+    todo = [g for g in golds if g.stem not in done]
+    if todo:
+        clear_caches()  # seconds per page are this system's own, not read from an earlier one
+        finder = spec.finder(load_policy("all"))  # exhaustive gold covers every group
+        try:
+            with samples_path.open("a", encoding="utf-8") as out:
+                for path in todo:
+                    out.write(json.dumps(_run_page(data_dir, path, finder, predictions, schema)) + "\n")
+                    out.flush()
+                    if progress:
+                        progress(path.stem)
+        finally:
+            finder.close()
+    _finish(data_dir, spec, run_dir, schema)
+    return run_dir
+
+
+def _drop_torn_line(path: Path) -> None:
+    """An interrupted run may leave half a line at the end; it is cut, and that page runs again."""
+    if path.exists():
+        text = path.read_bytes()
+        if text and not text.endswith(b"\n"):
+            path.write_bytes(text[: text.rfind(b"\n") + 1])
+
+
+def _run_page(data_dir: Path, path: Path, finder: Any, predictions: Path, schema: Schema) -> dict[str, Any]:
+    gold = load_gold_page(path, schema)
+    start = time.perf_counter()
+    try:
+        finding = finder.find_page(gold.page_id, open_image(data_dir / gold.image))
+        page, calls = finding.page, usage(finding)
+        sent = next((t.get("sha256") for t in finding.transcript if t.get("role") == "system"), None)
+    except RedactAgentError as exc:  # a page that cannot be read or answered counts as missed
+        page = PredictionPage(page_id=gold.page_id, valid=False, predictions=[], reason=str(exc))
+        calls, sent = {"model_calls": 0, "tool_calls": 0, "tokens": 0}, None
+    seconds = time.perf_counter() - start
+    write_atomic(predictions / f"{gold.page_id}.json", page.model_dump_json(exclude_none=True).encode())
+    metrics = page_metrics(evaluate(prepare(gold, page, schema), "iou", TAU), schema)
+    return {
+        "page_id": gold.page_id,
+        "valid": page.valid,
+        "reason": page.reason,
+        "predictions": len(page.predictions),
+        "seconds": round(seconds, 3),
+        **calls,
+        "prompt_sha256": sent,
+        "metrics": metrics,
+    }
+
+
+def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> None:
+    samples = list(read_samples(run_dir / "samples.jsonl").values())
+    scores = score_pages(load_pairs(data_dir, run_dir / "predictions", schema), schema, [TAU])[0]
+    n = max(1, len(samples))
+    cost = {
+        "seconds_per_page": sum(s["seconds"] for s in samples) / n,
+        **{f"{k}_per_page": sum(s[k] for s in samples) / n for k in ("model_calls", "tool_calls", "tokens")},
+    }
+    record = {
+        "run_id": run_dir.name,
+        "system": spec.as_json(),
+        "prompt": _prompt_record(spec, samples),
+        "data_dir": str(data_dir.resolve()),
+        "pages": len(samples),
+        "versions": {"redact_agent": __version__, "python": platform.python_version(), **_versions()},
+        "scores": scores,
+        "cost": cost,
+    }
+    write_atomic(run_dir / "run.json", (json.dumps(record, indent=2) + "\n").encode())
+    write_atomic(run_dir / "report.md", report([record]).encode())
+
+
+def _prompt_record(spec: SystemSpec, samples: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The prompt's name and the sha256 of each distinct text it sent (from the transcripts)."""
+    if spec.backend == "local":
+        return None
+    return {"name": spec.prompt, "sha256": sorted({s["prompt_sha256"] for s in samples if s.get("prompt_sha256")})}
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def report(records: list[dict[str, Any]]) -> str:
+    """The paper-style table, one row per run, with cost columns and the failure causes."""
+    columns = ["system", "pages", "F1loc", "F1type", "DocLeak_all", "DocLeak_crit", "Valid", "s/page", "calls/page",
+               "tools/page", "tokens/page"]  # fmt: skip
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for r in records:
+        s, c = r["scores"], r["cost"]
+        cells = [r["run_id"], str(r["pages"])] + [_f(s[k]) for k in ("f1_loc", "f1_type", "docleak_all",
+                 "docleak_crit", "valid")]  # fmt: skip
+        cells += [f"{c['seconds_per_page']:.2f}", f"{c['model_calls_per_page']:.1f}", f"{c['tool_calls_per_page']:.1f}",
+                  f"{c['tokens_per_page']:.0f}"]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "Leaked critical items by cause (tau 0.75):", ""]
+    for r in records:
+        causes = ", ".join(f"{k} {v}" for k, v in r["scores"]["failures"].items())
+        lines.append(f"- {r['run_id']}: {causes}")
+    return "\n".join(lines) + "\n"
+
+
+def _f(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"

@@ -1,0 +1,130 @@
+"""System specs: one string names a whole system, and builds its finder.
+
+    local:MODE[:ocr=rapidocr]                         the embedded engine
+    openai:MODEL:MODE[:prompt=P][:refine=ocr-snap][:union=local]
+    vllm:MODEL:MODE[:...]:base_url=http://HOST:PORT/v1      (base_url always last)
+
+MODE is `single` or `tools`. Options are `key=value` after the positional fields; unknown keys
+or values are errors, so a typo never runs a different system than the one named.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from redact_agent.errors import InputError
+
+if TYPE_CHECKING:
+    from redact_agent.job import Finder
+    from redact_agent.policy import Policy
+
+BACKENDS = ("local", "openai", "vllm")
+OPTIONS = {"ocr", "prompt", "refine", "union", "retries", "base_url"}
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    backend: Literal["local", "openai", "vllm"]
+    mode: Literal["single", "tools"]
+    model: str | None = None
+    prompt: str = "v1"
+    ocr: Literal["rapidocr", "tesseract"] = "rapidocr"
+    refine: Literal["ocr-snap"] | None = None
+    union: Literal["local"] | None = None
+    base_url: str | None = None
+    retries: int = 0  # VLM: ask again after invalid output
+
+    @property
+    def slug(self) -> str:
+        """A folder-safe name: `local-tools`, `openai-gpt-5.5-tools-prompt-v2`."""
+        parts = [self.backend, *([self.model] if self.model else []), self.mode]
+        if self.backend == "local" and self.ocr != "rapidocr":
+            parts.append(f"ocr-{self.ocr}")
+        if self.backend != "local":
+            parts += [f"prompt-{Path(self.prompt).name}"] if self.prompt != "v1" else []
+            parts += [f"refine-{self.refine}"] if self.refine else []
+            parts += [f"union-{self.union}"] if self.union else []
+            parts += [f"retries-{self.retries}"] if self.retries else []
+        return re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts))
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def finder(self, policy: Policy, cache_dir: Path | None = None, use_cache: bool = True) -> Finder:
+        from redact_agent.local.engine import LocalEngine
+
+        if self.backend == "local":
+            return LocalEngine(mode=self.mode, policy=policy, ocr=self.ocr)
+        return self._vlm(policy, cache_dir, use_cache)
+
+    def _vlm(self, policy: Policy, cache_dir: Path | None, use_cache: bool) -> Finder:
+        from redact_agent.agent.cache import ResponseCache
+        from redact_agent.agent.client import ChatClient, ModelConfig
+        from redact_agent.agent.engine import VlmFinder
+        from redact_agent.local.engine import LocalEngine
+        from redact_agent.tools.ocr import get_engine
+
+        if not self.model:
+            raise InputError(f"backend {self.backend} needs a model (--model, or {self.backend}:MODEL:MODE)")
+        if self.backend == "vllm" and not self.base_url:
+            raise InputError("backend vllm needs a base URL (--base-url, or base_url= in a spec): http://HOST:PORT/v1")
+        if self.backend == "openai" and not self.base_url and not os.environ.get("OPENAI_API_KEY"):
+            raise InputError("backend openai needs OPENAI_API_KEY in the environment (or a base URL)")
+        cache = ResponseCache(cache_dir) if use_cache else None
+        client = ChatClient(ModelConfig(model=self.model, base_url=self.base_url), cache)
+        return VlmFinder(
+            client,
+            self.prompt,
+            self.mode,
+            refine_with=get_engine(self.ocr) if self.refine else None,
+            union_with=LocalEngine(mode="single", policy=policy, ocr=self.ocr) if self.union else None,
+            retries_on_invalid=self.retries,
+        )
+
+
+def parse_spec(text: str) -> SystemSpec:
+    main, has_url, base_url = text.partition(":base_url=")  # a URL holds ':' itself: it comes last
+    fields = main.split(":")
+    positional = [f for f in fields if "=" not in f]
+    options = [f for f in fields if "=" in f]
+    if fields[: len(positional)] != positional:
+        raise InputError(f"system {text!r}: key=value options go after the positional fields")
+    backend = positional[0] if positional else ""
+    if backend not in BACKENDS:
+        raise InputError(f"system {text!r}: backend must be one of {', '.join(BACKENDS)}")
+    want = 2 if backend == "local" else 3
+    if len(positional) != want:
+        shape = "local:MODE" if backend == "local" else f"{backend}:MODEL:MODE"
+        raise InputError(f"system {text!r}: expected {shape}[:key=value...]")
+    mode = positional[-1]
+    if mode not in ("single", "tools"):
+        raise InputError(f"system {text!r}: mode must be single or tools, not {mode!r}")
+    values: dict[str, str] = {}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key not in OPTIONS - {"base_url"} or not value:
+            raise InputError(f"system {text!r}: unknown option {option!r} (have: {', '.join(sorted(OPTIONS))})")
+        values[key] = value
+    checks = {"ocr": ("rapidocr", "tesseract"), "refine": ("ocr-snap",), "union": ("local",)}
+    for key, allowed in checks.items():
+        if key in values and values[key] not in allowed:
+            raise InputError(f"system {text!r}: {key} must be one of {', '.join(allowed)}")
+    if "retries" in values and not values["retries"].isdigit():
+        raise InputError(f"system {text!r}: retries must be a whole number")
+    if backend == "local" and set(values) - {"ocr"}:
+        raise InputError(f"system {text!r}: the local backend takes only ocr=")
+    if has_url:
+        if backend == "local" or not base_url:
+            raise InputError(f"system {text!r}: base_url= needs a URL, and only for openai or vllm")
+        values["base_url"] = base_url
+    return SystemSpec(
+        backend=backend,  # type: ignore[arg-type]
+        mode=mode,  # type: ignore[arg-type]
+        model=positional[1] if backend != "local" else None,
+        retries=int(values.pop("retries", "0")),
+        **values,  # type: ignore[arg-type]
+    )

@@ -47,7 +47,7 @@ def open_image(path: str | Path) -> Image.Image:
         raise InputError(f"{path}: cannot decode image: {exc}") from None
 
 
-def png_bytes(image: Image.Image) -> bytes:
+def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, format="PNG")
+    image.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()

@@ -26,6 +26,7 @@ from redact_agent.errors import RedactAgentError
 from redact_agent.eval.page_eval import evaluate, prepare
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.images import open_image
+from redact_agent.job import Finder
 from redact_agent.pages import PredictionPage, gold_paths, load_gold_page
 from redact_agent.policy import load_policy
 from redact_agent.redact import write_atomic
@@ -76,7 +77,7 @@ def _drop_torn_line(path: Path) -> None:
             path.write_bytes(text[: text.rfind(b"\n") + 1])
 
 
-def _run_page(data_dir: Path, path: Path, finder: Any, predictions: Path, schema: Schema) -> dict[str, Any]:
+def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, schema: Schema) -> dict[str, Any]:
     gold = load_gold_page(path, schema)
     start = time.perf_counter()
     try:

@@ -12,11 +12,13 @@ import os
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
+from redact_agent.images import png_bytes
 from redact_agent.pages import GoldAnnotation, GoldPage
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema, default_schema
@@ -70,7 +72,7 @@ def render_page(seed: int, index: int, page_type: str, schema: Schema) -> tuple[
         annotations=ink_annotations(canvas.items, items_map, schema),
         render=f"synth v1; dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}; {noise.describe()}",
     )
-    return gold, _png(image)
+    return gold, png_bytes(image, compress_level=3)  # level 3: 74 ms a page against 185 at 6, 12% larger
 
 
 def ink_annotations(items: list[Item], items_map: NDArray[np.uint16], schema: Schema) -> list[GoldAnnotation]:
@@ -97,14 +99,6 @@ def ink_annotations(items: list[Item], items_map: NDArray[np.uint16], schema: Sc
     return out
 
 
-def _png(image: object) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=3)  # type: ignore[attr-defined]
-    return buf.getvalue()
-
-
 def _write(job: tuple[Path, int, int, str]) -> str:
     out, seed, index, page_type = job
     gold, png = render_page(seed, index, page_type, default_schema())
@@ -114,21 +108,21 @@ def _write(job: tuple[Path, int, int, str]) -> str:
 
 
 def synthesise(
-    out: Path, pages: int, seed: int, profile: str = "balanced", workers: int | None = None,
+    out: Path,
+    pages: int,
+    seed: int,
+    profile: str = "balanced",
+    workers: int | None = None,
     progress: Callable[[str], None] | None = None,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """Writes the set; returns the page ids in order."""
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(out, seed, i, t) for i, t in enumerate(page_types(pages, profile, seed))]
     workers = max(1, workers or os.cpu_count() or 1)
-    if workers == 1:
-        results = map(_write, jobs)
-        return [_report(r, progress) for r in results]
-    with ProcessPoolExecutor(workers) as pool:
-        return [_report(r, progress) for r in pool.map(_write, jobs, chunksize=4)]
-
-
-def _report(page_id: str, progress: Callable[[str], None] | None) -> str:
-    if progress:
-        progress(page_id)
-    return page_id
+    ids = []
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        for page_id in pool.map(_write, jobs, chunksize=4) if pool else map(_write, jobs):
+            ids.append(page_id)
+            if progress:
+                progress(page_id)
+    return ids

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from redact_agent import __version__
+from redact_agent.bench.plots import SWEEP, plot_run
 from redact_agent.bench.samples import page_metrics, read_samples, usage
 from redact_agent.bench.spec import SystemSpec
 from redact_agent.errors import RedactAgentError
@@ -104,7 +105,9 @@ def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, sch
 
 def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> None:
     samples = list(read_samples(run_dir / "samples.jsonl").values())
-    scores = score_pages(load_pairs(data_dir, run_dir / "predictions", schema), schema, [TAU])[0]
+    results = score_pages(load_pairs(data_dir, run_dir / "predictions", schema), schema, sorted({TAU, *SWEEP}))
+    scores = next(r for r in results if r["tau"] == TAU)
+    sweep = [{k: r[k] for k in ("tau", "f1_loc", "f1_type", "docleak_all", "docleak_crit")} for r in results]
     n = max(1, len(samples))
     cost = {
         "seconds_per_page": sum(s["seconds"] for s in samples) / n,
@@ -118,10 +121,12 @@ def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> 
         "pages": len(samples),
         "versions": {"redact_agent": __version__, "python": platform.python_version(), **_versions()},
         "scores": scores,
+        "iou_sweep": sweep,
         "cost": cost,
     }
     write_atomic(run_dir / "run.json", (json.dumps(record, indent=2) + "\n").encode())
     write_atomic(run_dir / "report.md", report([record]).encode())
+    plot_run(run_dir, scores, sweep, samples)
 
 
 def _prompt_record(spec: SystemSpec, samples: list[dict[str, Any]]) -> dict[str, Any] | None:

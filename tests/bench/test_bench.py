@@ -87,6 +87,10 @@ def test_a_run_folder_holds_samples_predictions_record_and_report(
     assert record["system"] == {"backend": "local", "mode": "single", "prompt": "v1", "ocr": "rapidocr", "retries": 0}
     assert record["scores"]["docleak_all"] == 1.0 and record["cost"]["tool_calls_per_page"] == 2
     assert "| local-single-" in (run / "report.md").read_text()
+    assert [r["tau"] for r in record["iou_sweep"]] == [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
+    for plot in ("leakage_by_group", "iou_sweep", "missed_critical", "per_type_f1"):
+        with Image.open(run / f"{plot}.png") as im:
+            assert im.format == "PNG" and im.width > 100
 
 
 def test_an_interrupted_run_resumes_where_it_stopped(

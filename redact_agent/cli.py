@@ -119,6 +119,12 @@ def _bench_compare(args: argparse.Namespace) -> int:
     print(render_compare(result))
     if args.json:
         write(result, Path(args.json))
+    if args.overlays:
+        from redact_agent.bench.overlays import write_overlays
+
+        flipped = result["flips"]["became_safe"] + result["flips"]["became_leaking"]
+        paths = write_overlays(Path(args.run_a), Path(args.run_b), flipped, Path(args.overlays), default_schema())
+        print(f"{len(paths)} overlays (A left, B right) in {args.overlays}")
     return 0
 
 
@@ -261,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates (default 2000)")
     cmp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     cmp.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    cmp.add_argument("--overlays", metavar="DIR", help="draw each flipped page under both runs into DIR")
     cmp.set_defaults(func=_bench_compare)
 
     sandbox = sub.add_parser("sandbox", help="the confined Python kernel behind run_python")

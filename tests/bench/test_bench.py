@@ -111,6 +111,24 @@ def test_an_interrupted_run_resumes_where_it_stopped(
     assert done.calls == 0
 
 
+def test_overlays_show_the_flipped_pages(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _run(data, tmp_path, CountingFinder(data, drop=3), parse_spec("local:single"), monkeypatch)
+    b = _run(data, tmp_path, CountingFinder(data, drop=0), parse_spec("local:tools"), monkeypatch)
+    flipped = compare(a, b, replicates=100)["flips"]["became_safe"]
+    assert flipped  # dropping three items leaks a critical one somewhere
+    assert main(["bench", "compare", str(a), str(b), "--overlays", str(tmp_path / "ov")]) == 0
+    assert f"{len(flipped)} overlays" in capsys.readouterr().out
+    gold = load_gold_page(data / f"{flipped[0]}.json")
+    with Image.open(tmp_path / "ov" / f"{flipped[0]}.png") as im:
+        assert im.size == (2 * gold.width + 20, gold.height)
+        x0, y0, _, y1 = (int(v) for v in gold.annotations[0].bbox)
+        w = max(2, gold.width // 400)
+        assert im.getpixel((x0 - w, (y0 + y1) // 2)) == (220, 0, 200)  # missed by A: magenta
+        assert im.getpixel((gold.width + 20 + x0 - w, (y0 + y1) // 2)) == (0, 160, 0)  # matched by B: green
+
+
 def _fake_run(path: Path, pages: list[dict[str, Any]]) -> Path:
     path.mkdir(parents=True)
     lines = [json.dumps({"page_id": f"p{i}", "metrics": m}) for i, m in enumerate(pages)]

@@ -93,10 +93,13 @@ def _bench(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from redact_agent.bench.runner import report, run_system
-    from redact_agent.bench.spec import parse_spec
+    from redact_agent.bench.spec import load_experiment, parse_spec
     from redact_agent.pages import gold_paths
 
-    specs = [parse_spec(s) for s in args.system]  # all checked before anything runs
+    specs = [parse_spec(s) for s in args.system or []]  # all checked before anything runs
+    specs += load_experiment(Path(args.experiment)) if args.experiment else []
+    if not specs:
+        raise InputError("bench needs --system SPEC (repeatable) or --experiment FILE")
     data, runs = Path(args.data_dir), Path(args.out)
     pages = len(gold_paths(data))
     schema = default_schema()
@@ -255,9 +258,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="run systems on a gold page set into resumable run folders")
     bench.add_argument("data_dir", metavar="DATA_DIR", help="directory of gold pages and their images")
     bench.add_argument(
-        "--system", action="append", required=True, metavar="SPEC",
+        "--system", action="append", metavar="SPEC",
         help="local:single, local:tools, openai:MODEL:MODE[:prompt=P], vllm:MODEL:MODE:base_url=URL (repeatable)",
     )  # fmt: skip
+    bench.add_argument("--experiment", metavar="FILE", help="YAML grid: fixed fields, and vary: lists crossed")
     bench.add_argument("-o", "--out", default="runs", help="runs directory (default ./runs)")
     bench.set_defaults(func=_bench)
 

@@ -86,6 +86,43 @@ class SystemSpec:
         )
 
 
+def load_experiment(path: Path) -> list[SystemSpec]:
+    """A grid of systems from YAML: `fixed` fields shared by all, `vary` fields whose lists are
+    crossed (every combination is one system), e.g.
+
+        fixed: {backend: openai, model: gpt-5.5}
+        vary: {mode: [single, tools], prompt: [v1, v2]}
+    """
+    import itertools
+
+    import yaml
+
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise InputError(f"{path}: cannot read the experiment: {exc}") from None
+    fixed, vary = doc.get("fixed") or {}, doc.get("vary") or {}
+    if not isinstance(fixed, dict) or not isinstance(vary, dict) or set(doc) - {"fixed", "vary"}:
+        raise InputError(f"{path}: an experiment has only 'fixed' (a mapping) and 'vary' (lists per field)")
+    fields = set(SystemSpec.__dataclass_fields__)
+    unknown = (set(fixed) | set(vary)) - fields
+    if unknown:
+        raise InputError(f"{path}: unknown fields {', '.join(sorted(unknown))} (have: {', '.join(sorted(fields))})")
+    if any(not isinstance(v, list) or not v for v in vary.values()):
+        raise InputError(f"{path}: each 'vary' field needs a non-empty list")
+    specs = []
+    for combo in itertools.product(*vary.values()):
+        values = {**fixed, **dict(zip(vary, combo, strict=True))}
+        text = ":".join(
+            [str(values.get("backend", "")), *([str(values["model"])] if "model" in values else []),
+             str(values.get("mode", ""))]
+            + [f"{k}={v}" for k, v in values.items() if k not in ("backend", "model", "mode", "base_url")]
+            + ([f"base_url={values['base_url']}"] if "base_url" in values else [])
+        )  # fmt: skip
+        specs.append(parse_spec(text))  # the same checks as a spec on the command line
+    return specs
+
+
 def parse_spec(text: str) -> SystemSpec:
     main, has_url, base_url = text.partition(":base_url=")  # a URL holds ':' itself: it comes last
     fields = main.split(":")

@@ -12,7 +12,7 @@ from PIL import Image
 
 from redact_agent.bench.compare import compare
 from redact_agent.bench.runner import run_id, run_system
-from redact_agent.bench.spec import SystemSpec, parse_spec
+from redact_agent.bench.spec import SystemSpec, load_experiment, parse_spec
 from redact_agent.cli import main
 from redact_agent.errors import InputError
 from redact_agent.pages import Finding, Prediction, PredictionPage, load_gold_page
@@ -39,6 +39,25 @@ def test_specs_parse_into_systems() -> None:
 def test_bad_specs_are_clear_errors(text: str) -> None:
     with pytest.raises(InputError, match="system"):
         parse_spec(text)
+
+
+def test_an_experiment_file_crosses_its_varied_fields(tmp_path: Path) -> None:
+    path = tmp_path / "grid.yaml"
+    path.write_text(
+        "fixed: {backend: vllm, model: Qwen/Qwen3-VL-8B-Instruct, base_url: 'http://127.0.0.1:8000/v1'}\n"
+        "vary: {mode: [single, tools], prompt: [v1, v2], retries: [0, 1]}\n"
+    )
+    specs = load_experiment(path)
+    assert len(specs) == 8 and len({s.slug for s in specs}) == 8
+    assert {(s.mode, s.prompt, s.retries) for s in specs} == {
+        (m, p, r) for m in ("single", "tools") for p in ("v1", "v2") for r in (0, 1)
+    }
+    assert all(s.base_url == "http://127.0.0.1:8000/v1" for s in specs)
+    for bad in ("vary: {mode: single}", "fixed: {backend: local}\nvary: {colour: [red]}", "other: 1",
+                "fixed: {backend: local}\nvary: {mode: [fast]}", "fixed: [1, 2"):  # fmt: skip
+        path.write_text(bad)
+        with pytest.raises(InputError):
+            load_experiment(path)
 
 
 class CountingFinder:
@@ -187,4 +206,5 @@ def test_cli_bench_and_compare_on_the_real_engine(
     assert main(["bench", "compare", str(a), str(b), "--json", str(tmp_path / "c.json")]) == 0
     assert "95% CI" in capsys.readouterr().out and json.loads((tmp_path / "c.json").read_text())["pages"] == 5
     assert main(["bench", str(data), "--system", "local:nope"]) == 2
+    assert main(["bench", str(data)]) == 2  # neither --system nor --experiment
     assert main(["bench", "compare", str(a), str(tmp_path / "missing")]) == 2

@@ -162,6 +162,15 @@ def report(records: list[dict[str, Any]]) -> str:
     for r in records:
         causes = ", ".join(f"{k} {v}" for k, v in r["scores"]["failures"].items())
         lines.append(f"- {r['run_id']}: {causes}")
+    lines += ["", "Page leakage by group (typed):", ""]
+    for r in records:
+        groups = ", ".join(f"{g} {_f(v)}" for g, v in r["scores"]["groups"].items())
+        lines.append(f"- {r['run_id']}: {groups}")
+    for r in records:
+        lines += ["", f"Per type, {r['run_id']}:", "", "| type | gold | pred | tp | P | R | F1 |", "|" + "---|" * 7]
+        for t, c in r["scores"]["per_type"].items():
+            cells = [t, str(c["gold"]), str(c["pred"]), str(c["tp"]), _f(c["precision"]), _f(c["recall"]), _f(c["f1"])]
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -3,6 +3,7 @@
     local:MODE[:ocr=rapidocr]                         the embedded engine
     openai:MODEL:MODE[:prompt=P][:refine=ocr-snap][:union=local]
     vllm:MODEL:MODE[:...]:base_url=http://HOST:PORT/v1      (base_url always last)
+    presidio                                          the Presidio peer (extra `peers`)
 
 MODE is `single` or `tools`. Options are `key=value` after the positional fields; unknown keys
 or values are errors, so a typo never runs a different system than the one named.
@@ -22,14 +23,14 @@ if TYPE_CHECKING:
     from redact_agent.job import Finder
     from redact_agent.policy import Policy
 
-BACKENDS = ("local", "openai", "vllm")
+BACKENDS = ("local", "openai", "vllm", "presidio")
 OPTIONS = {"ocr", "prompt", "refine", "union", "retries", "base_url"}
 
 
 @dataclass(frozen=True)
 class SystemSpec:
-    backend: Literal["local", "openai", "vllm"]
-    mode: Literal["single", "tools"]
+    backend: Literal["local", "openai", "vllm", "presidio"]
+    mode: Literal["single", "tools"] = "single"
     model: str | None = None
     prompt: str = "v1"
     ocr: Literal["rapidocr", "tesseract"] = "rapidocr"
@@ -41,6 +42,8 @@ class SystemSpec:
     @property
     def slug(self) -> str:
         """A folder-safe name: `local-tools`, `openai-gpt-5.5-tools-prompt-v2`."""
+        if self.backend == "presidio":
+            return "presidio"
         parts = [self.backend, *([self.model] if self.model else []), self.mode]
         if self.backend == "local" and self.ocr != "rapidocr":
             parts.append(f"ocr-{self.ocr}")
@@ -59,6 +62,10 @@ class SystemSpec:
 
         if self.backend == "local":
             return LocalEngine(mode=self.mode, policy=policy, ocr=self.ocr)
+        if self.backend == "presidio":
+            from redact_agent.peers.presidio import PresidioPeer
+
+            return PresidioPeer(policy)
         return self._vlm(policy, cache_dir, use_cache)
 
     def _vlm(self, policy: Policy, cache_dir: Path | None, use_cache: bool) -> Finder:
@@ -133,6 +140,10 @@ def parse_spec(text: str) -> SystemSpec:
     backend = positional[0] if positional else ""
     if backend not in BACKENDS:
         raise InputError(f"system {text!r}: backend must be one of {', '.join(BACKENDS)}")
+    if backend == "presidio":
+        if fields != ["presidio"] or has_url:
+            raise InputError(f"system {text!r}: the Presidio peer takes no fields: presidio")
+        return SystemSpec(backend="presidio")
     want = 2 if backend == "local" else 3
     if len(positional) != want:
         shape = "local:MODE" if backend == "local" else f"{backend}:MODEL:MODE"

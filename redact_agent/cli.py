@@ -107,7 +107,6 @@ def _bench(args: argparse.Namespace) -> int:
     for spec in specs:
         with tqdm(total=pages, desc=spec.slug, unit="page", disable=None) as bar:
             run_dir = run_system(data, spec, runs, schema, lambda _: bar.update())
-        bar.close()
         print(f"{spec.slug}: {run_dir}")
         records.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
     print(report(records))

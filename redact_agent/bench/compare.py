@@ -74,17 +74,13 @@ def compare(run_a: Path, run_b: Path, replicates: int = REPLICATES, seed: int = 
     for j, t in enumerate(types):
         fa, fb = (_f1_of(x["types"][:, j].sum(axis=0)) for x in (xa, xb))
         per_type[t] = {"a": fa, "b": fb, "delta": None if fa is None or fb is None else fb - fa}
+    la, lb = xa["leak_crit"], xb["leak_crit"]  # NaN where a page has no critical gold: never a flip
     flips = {
-        "became_safe": [p for p, x, y in zip(pages, sa, sb, strict=True) if _leak(x) == 1 and _leak(y) == 0],
-        "became_leaking": [p for p, x, y in zip(pages, sa, sb, strict=True) if _leak(x) == 0 and _leak(y) == 1],
+        "became_safe": [pages[i] for i in np.flatnonzero((la == 1) & (lb == 0))],
+        "became_leaking": [pages[i] for i in np.flatnonzero((la == 0) & (lb == 1))],
     }
     return {"run_a": run_a.name, "run_b": run_b.name, "pages": n, "replicates": replicates, "metrics": deltas,
             "per_type": per_type, "flips": flips}  # fmt: skip
-
-
-def _leak(sample: dict[str, Any]) -> int | None:
-    value: int | None = sample["metrics"]["leak_crit"]
-    return value
 
 
 def _f1_of(c: np.ndarray) -> float | None:

@@ -229,7 +229,12 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         above = [
             i
             for i, w in enumerate(words)
-            if w.bbox[3] <= y0 + 1 and y0 - w.bbox[3] < 2.5 * seg.height and w.bbox[0] < x1 + 4 and w.bbox[2] > x0 - 4
+            # line boxes overlap by a few pixels: a header may reach a third into the cell's line
+            if w.bbox[3] <= y0 + 0.35 * seg.height
+            and w.bbox[1] < y0
+            and y0 - w.bbox[3] < 2.5 * seg.height
+            and w.bbox[0] < x1 + 4
+            and w.bbox[2] > x0 - 4
         ]
         if not above:
             continue

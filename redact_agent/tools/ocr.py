@@ -18,6 +18,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -149,6 +150,24 @@ def _tessdata_path(lang: str) -> str:
     raise OcrUnavailable(f"no {lang}.traineddata found: pip install tessdata-{lang} (or set TESSDATA_PREFIX)")
 
 
+MODELS_DIR = Path(__file__).parent / "models"
+# Measured on the dev pages (benchmarks/local_engine.py): pages are upright, so the 180-degree
+# classifier only costs time; a 48x96 minimum recognition shape stops short lines being padded
+# to 48x320 (1.8x faster recognition, same text); detection at up to 1536 px a side instead of
+# full size is 2x faster with no loss in DocLeak_crit. The models are int8 builds of the wheel's
+# PP-OCRv6 small models (benchmarks/build_ocr_models.py; provenance in models/manifest.json).
+RAPID_PARAMS: dict[str, Any] = {
+    "Global.log_level": "error",
+    "Global.use_cls": False,
+    "Det.limit_type": "max",
+    "Det.limit_side_len": 1536,
+    "Rec.rec_img_shape": [3, 48, 96],
+    "Rec.rec_batch_num": 3,
+    "Det.model_path": str(MODELS_DIR / "ppocrv6_det_small.int8.onnx"),
+    "Rec.model_path": str(MODELS_DIR / "ppocrv6_rec_small.latin.onnx"),
+}
+
+
 class RapidOcrEngine(_Cached):
     name = "rapidocr"
 
@@ -158,20 +177,7 @@ class RapidOcrEngine(_Cached):
             from rapidocr import RapidOCR
         except ImportError:
             raise OcrUnavailable("rapidocr OCR needs the 'rapidocr' and 'onnxruntime' packages") from None
-        # Measured on the dev pages (benchmarks/local_engine.py): pages are upright, so the
-        # 180-degree classifier only costs time; a 48x96 minimum recognition shape stops short
-        # lines being padded to 48x320 (1.8x faster recognition, same text); detection at up
-        # to 1536 px a side instead of full size is 2x faster with no loss in DocLeak_crit.
-        self._engine = RapidOCR(
-            params={
-                "Global.log_level": "error",
-                "Global.use_cls": False,
-                "Det.limit_type": "max",
-                "Det.limit_side_len": 1536,
-                "Rec.rec_img_shape": [3, 48, 96],
-                "Rec.rec_batch_num": 3,
-            }
-        )
+        self._engine = RapidOCR(params=RAPID_PARAMS)
 
     def _recognise(self, image: Image.Image) -> list[Word]:
         out: Any = self._engine(np.asarray(image), return_word_box=True)

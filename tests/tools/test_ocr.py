@@ -1,11 +1,15 @@
 """Both offline OCR engines on a real crop of a dev page (tests/fixtures/print-date.png)."""
 
+import hashlib
+import json
 from pathlib import Path
 
+import numpy as np
+import onnxruntime
 import pytest
 from PIL import Image
 
-from redact_agent.tools.ocr import ENGINES, OcrUnavailable, get_engine, image_key
+from redact_agent.tools.ocr import ENGINES, MODELS_DIR, RAPID_PARAMS, OcrUnavailable, get_engine, image_key
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "print-date.png"
 
@@ -44,3 +48,21 @@ def test_image_key_depends_on_pixels_only():
 def test_unknown_engine():
     with pytest.raises(OcrUnavailable, match="unknown OCR engine 'abbyy'"):
         get_engine("abbyy")
+
+
+def test_shipped_rapidocr_models_are_the_built_ones():
+    """The engine runs the models in the package, byte for byte those the manifest records
+    (benchmarks/build_ocr_models.py), and the recogniser's classes are its character list
+    plus CTC's blank and the space, every one of them Latin-script or a Western symbol."""
+    manifest = json.loads((MODELS_DIR / "manifest.json").read_text())
+    for task, key in (("det", "Det.model_path"), ("rec", "Rec.model_path")):
+        path = Path(RAPID_PARAMS[key])
+        assert path.parent == MODELS_DIR and path.name == manifest[task]["file"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == manifest[task]["sha256"]
+    rec = onnxruntime.InferenceSession(RAPID_PARAMS["Rec.model_path"], providers=["CPUExecutionProvider"])
+    characters = rec.get_modelmeta().custom_metadata_map["character"].splitlines()
+    (out,) = rec.run(None, {"x": np.zeros((1, 3, 48, 96), np.float32)})
+    assert out.shape[2] == len(characters) + 2 == manifest["rec"]["classes"]
+    assert all(ord(c) < 0x250 or 0x2000 <= ord(c) < 0x2150 for c in characters)
+    assert set("0123456789@#$%&/-.,:;()'") <= set(characters)
+    assert all(chr(c) in characters for c in range(ord("A"), ord("z") + 1) if chr(c).isalpha())

@@ -127,11 +127,27 @@ def _names() -> tuple[frozenset[str], frozenset[str]]:
                 out.update(line.split()[0] for line in fh if line.strip())
         return frozenset(out)
 
-    return read("dist.male.first", "dist.female.first"), read("dist.all.last")
+    return read("dist.male.first", "dist.female.first"), frozenset(_surname_ranks())
 
 
 def _alpha(word: str) -> str:
     return re.sub(r"[^A-Za-z'-]", "", word)
+
+
+@cache
+def _surname_ranks() -> dict[str, int]:
+    import names
+
+    with open(os.path.join(os.path.dirname(names.__file__), "dist.all.last"), encoding="ascii") as fh:
+        return {parts[0]: int(parts[3]) for parts in (line.split() for line in fh) if len(parts) == 4}
+
+
+COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words ("GENERAL" 43,702)
+
+
+def is_common_surname(word: str) -> bool:
+    """One of the census's 25,000 most frequent last names (any case)."""
+    return _surname_ranks().get(_alpha(word).upper(), COMMON_SURNAME_RANK + 1) <= COMMON_SURNAME_RANK
 
 
 def is_person_name(text: str) -> bool:

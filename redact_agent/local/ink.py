@@ -38,7 +38,8 @@ def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
     for i in range(1, n):
         cx, cy = centroids[i][0] + x0, centroids[i][1] + y0
         w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
-        rule = (h <= 3 and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)  # a cell border or underline
+        # a cell border or underline: a ruled line may be a few pixels thick on a scan
+        rule = (h <= max(3, 0.2 * ch) and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)
         if not rule and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
             keep.append(stats[i])
     return extents(keep, x0, y0) or box

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz, process
 
-from redact_agent.local.entities import is_organization, split_code
+from redact_agent.local.entities import is_common_surname, is_organization, split_code
 from redact_agent.local.layout import Segment, below, part, right_of
 from redact_agent.local.patterns import DATE
 from redact_agent.local.spans import Span
@@ -53,7 +53,8 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
     for p, t, ok in [
         (
             r"(?:alt\s+)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
-            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|estimate\s*/\s*hl|coop|deal|external(?!\s*id))\s*(?:no|number|#|id)?",
+            r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|(?:estimate|est)\s*/\s*(?:hl|external)|coop|deal|"
+            r"external(?!\s*id))\s*(?:no|number|#|id)?",
             "CONTRACT_NUMBER",
             _id,
         ),
@@ -85,7 +86,8 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         (
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
             r"account\s+exec(?:utive)?|ae|salesperson|sales\s*person|entered\s+by|prepared\s+by|requested\s+by|"
-            r"submitted\s+by|approved\s+by|client\s+name|customer\s+name|employee\s+name|patient\s+name|name",
+            r"submitted\s+by|approved\s+by|assistant|client\s+name|customer\s+name|employee\s+name|patient\s+name|"
+            r"name",
             "PERSON_NAME",
             _name,
         ),
@@ -176,13 +178,33 @@ def find(segs: list[Segment], words: list[Word]) -> list[Span]:
         found = label_type(seg.text)
         if found is not None:
             type_, ok = found
-            # The value sits to the right; a label with nothing to its right heads a column.
-            neighbour = right_of(seg, segs) or below(seg, segs, max_lines=1.6)
+            # The value sits to the right; a label with nothing to its right, or another label
+            # there (a header row), heads a column.
+            neighbour = right_of(seg, segs)
+            if neighbour is None or _is_label(neighbour.text):
+                neighbour = below(seg, segs, max_lines=1.6)
             if neighbour is not None and not _is_label(neighbour.text):
                 out += _value_spans(neighbour, seg.text, type_, ok)
             continue
-        out += _inline(seg, words)
+        out += _inline(seg, words) + _estimate(seg)
     return out + _under_headers(segs, words)
+
+
+_ESTIMATE = re.compile(r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE)
+
+
+def _estimate(seg: Segment) -> list[Span]:
+    """An estimate line, "EST 1405-B HAMILTON": the estimate number, and a surname in the
+    estimate's name (spec/annotation.md: other estimate names are not PII)."""
+    m = _ESTIMATE.match(seg.text)
+    if m is None:
+        return []
+    words, left, right = seg.cuts(m.start("code"), m.end("code"))
+    out = [Span("CONTRACT_NUMBER", words, 0.8, "label", left, right)]
+    if m.group("name") and is_common_surname(m.group("name")):
+        words, left, right = seg.cuts(m.start("name"), m.end("name"))
+        out.append(Span("PERSON_NAME", words, 0.7, "label", left, right))
+    return out
 
 
 def _inline(seg: Segment, words: list[Word]) -> list[Span]:

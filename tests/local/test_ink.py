@@ -1,0 +1,26 @@
+"""Tightening a word box to its ink drops the ruled lines that cross the box."""
+
+import numpy as np
+import pytest
+
+from redact_agent.local.ink import tighten
+
+
+def _cell(rule_rows: int) -> np.ndarray:
+    page = np.full((60, 120), 255, np.uint8)
+    page[10 : 10 + rule_rows, :] = 0  # a table rule across the cell, `rule_rows` thick
+    page[20:36, 30:40] = 0  # two glyphs
+    page[22:36, 46:56] = 0
+    return page
+
+
+@pytest.mark.parametrize("thickness", [1, 3, 5])
+def test_rule_across_the_box_is_not_ink(thickness):
+    # A line-height OCR box reaching up over the rule, as RapidOCR's do.
+    assert tighten(_cell(thickness), (24, 8, 62, 40)) == (30.0, 20.0, 56.0, 36.0)
+
+
+def test_a_wide_glyph_stays():
+    page = np.full((60, 120), 255, np.uint8)
+    page[20:36, 30:56] = 0  # one dark mark as wide as the word, and tall
+    assert tighten(page, (26, 16, 60, 40)) == (30.0, 20.0, 56.0, 36.0)

@@ -175,20 +175,39 @@ def is_organization(text: str) -> bool:
     return bool(_ORG_CUES.search(text)) and not text.rstrip().endswith(":")
 
 
-def is_street_line(text: str) -> bool:
-    if not _STREET.match(text.strip()):
-        return False
+def _tag(text: str) -> tuple[dict[str, str], str]:
+    """usaddress's components and address kind, or none for a string it cannot label."""
     try:
         tags, kind = usaddress.tag(text)
     except usaddress.RepeatedLabelError:
+        return {}, ""
+    return dict(tags), str(kind)
+
+
+def is_street_line(text: str) -> bool:
+    if not _STREET.match(text.strip()):
         return False
+    tags, kind = _tag(text)
     return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in ("Street Address", "PO Box", "Ambiguous")
 
 
-def _street_start(seg: Segment) -> int | None:
-    """Where a street line starts in a segment (OCR often glues logo debris in front of it)."""
+def _tags_as_street(text: str) -> bool:
+    tags, kind = _tag(text)
+    return "AddressNumber" in tags and kind == "Street Address"
+
+
+def _over_city_line(seg: Segment, segs: list[Segment]) -> bool:
+    nxt = below(seg, segs, max_lines=2.0)
+    return nxt is not None and abs(nxt.box[0] - seg.box[0]) < 3 * seg.height and bool(CITY_LINE.match(nxt.text))
+
+
+def _street_start(seg: Segment, segs: list[Segment]) -> int | None:
+    """Where a street line starts in a segment (OCR often glues logo debris in front of it).
+    A number-led line right above a "City, ST 12345" line is a street line whatever its suffix
+    ("5472 Frank Lights"), when usaddress reads it as one."""
     for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*o\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
-        if is_street_line(seg.text[m.start() :]):
+        rest = seg.text[m.start() :]
+        if is_street_line(rest) or (m.start() == 0 and _over_city_line(seg, segs) and _tags_as_street(rest)):
             return m.start()
     return None
 
@@ -196,7 +215,7 @@ def _street_start(seg: Segment) -> int | None:
 def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
     out = []
     for seg in segs:
-        start = _street_start(seg)
+        start = _street_start(seg, segs)
         if start is None:
             continue
         first, _, _ = seg.cuts(start, len(seg.text))

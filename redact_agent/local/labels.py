@@ -87,7 +87,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
             r"account\s+exec(?:utive)?|ae|salesperson|sales\s*person|entered\s+by|prepared\s+by|requested\s+by|"
             r"submitted\s+by|approved\s+by|assistant|client\s+name|customer\s+name|employee\s+name|patient\s+name|"
-            r"name",
+            r"name|from|to|cc|bcc|sender|recipient",
             "PERSON_NAME",
             _name,
         ),
@@ -186,8 +186,24 @@ def find(segs: list[Segment], words: list[Word]) -> list[Span]:
             if neighbour is not None and not _is_label(neighbour.text):
                 out += _value_spans(neighbour, seg.text, type_, ok)
             continue
-        out += _inline(seg, words) + _estimate(seg)
+        out += _inline(seg, words) + _estimate(seg) + _greeting(seg)
     return out + _under_headers(segs, words)
+
+
+_GREETING = re.compile(
+    r"^(?:Dear|Hello|Hi|Attention)\s+(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?"
+    r"(?P<name>[A-Z][A-Za-z'.-]+(?:\s+[A-Z][A-Za-z'.-]+){0,2}?)\s*[,:!]?$"
+)
+
+
+def _greeting(seg: Segment) -> list[Span]:
+    """The person a letter or e-mail is addressed to: "Dear Ms. Holstein," (the name without its
+    honorific, spec/annotation.md), "Hello Matthew Johnson"."""
+    m = _GREETING.match(seg.text)
+    if m is None or is_organization(m.group("name")):
+        return []
+    words, left, right = seg.cuts(m.start("name"), m.end("name"))
+    return [Span("PERSON_NAME", words, 0.7, "greeting", left, right)]
 
 
 _ESTIMATE = re.compile(r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE)

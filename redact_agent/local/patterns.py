@@ -1,5 +1,6 @@
-"""Recognisers for values with a checkable shape: e-mail, URL/IP, phone, dates, and the
-identifiers that carry check digits (SSN, EIN, IBAN, payment cards, VAT, VIN).
+"""Recognisers for values with a checkable shape: e-mail, URL/IP/MAC, phone, dates, and the
+identifiers that carry check digits (SSN, EIN, IBAN, payment cards, VAT, VIN), and reference
+numbers whose prefix names their kind ("INV-", "PO-", "CUST-", "CASE-"...).
 
 Shapes are matched on segment text; validators from `phonenumbers` and `python-stdnum` then
 accept or reject each candidate, so "123-45-6789" becomes a GOVERNMENT_ID only when it is a
@@ -26,6 +27,7 @@ URL = re.compile(
     r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b",
     re.IGNORECASE,
 )
+MAC = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}(?![\w:])")
 IPV4 = re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b")
 _TIME = r"(?:\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?"
 _NUMERIC = r"(?:[01]?\d)[/.-](?:[0-3]?\d)(?:[/.-](?:\d{4}|\d{2}))?"
@@ -43,6 +45,18 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\
 CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
 VAT = re.compile(r"\b(?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)U?\d{8,12}\b")
 VIN = re.compile(r"\b[A-HJ-NPR-Z0-9]{17}\b")
+# Reference numbers that name their kind in a prefix ("INV-30211", "PO-944504", "CASE-2021-7676").
+_PREFIX_TYPES = {
+    **dict.fromkeys(("INV", "RCPT"), "INVOICE_NUMBER"),
+    **dict.fromkeys(("PO", "ORD", "CT", "CON", "EST"), "CONTRACT_NUMBER"),
+    **dict.fromkeys(("CUST", "CL", "ACCT", "CID"), "CUSTOMER_ID"),
+    **dict.fromkeys(("EMP", "EID"), "EMPLOYEE_ID"),
+    **dict.fromkeys(("CASE", "CLM", "TKT"), "CASE_NUMBER"),
+    **dict.fromkeys(("POL",), "POLICY_NUMBER"),
+}
+PREFIXED = re.compile(
+    rf"(?<![\w-])(?P<prefix>{'|'.join(_PREFIX_TYPES)})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
+)
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
 _VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
 _VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))
@@ -114,6 +128,7 @@ def find(segs: list[Segment]) -> list[Span]:
         # URLs are whole tokens: OCR garbles their scheme ("http:/Isbgi.net") more than their ends.
         out += [Span(s.type, s.words, s.score, s.source) for s in _spans(seg, URL, "ONLINE_ID", 0.85, "url", ok=_no_at)]
         out += _spans(seg, IPV4, "ONLINE_ID", 0.9, "ip")
+        out += _spans(seg, MAC, "ONLINE_ID", 0.9, "mac")
         out += _phones(seg)
         out += _spans(seg, DATE, "DATE", 0.85, "date", ok=_valid_date)
         out += _spelled_dates(seg)
@@ -123,4 +138,7 @@ def find(segs: list[Segment]) -> list[Span]:
         out += _spans(seg, CARD, "FINANCIAL_ACCOUNT", 0.9, "luhn", ok=lambda s: luhn.is_valid(re.sub(r"\D", "", s)))
         out += _spans(seg, VAT, "BUSINESS_ID", 0.9, "stdnum.vat", ok=vat.is_valid)
         out += _spans(seg, VIN, "VEHICLE_ID", 0.9, "vin", ok=vin_is_valid)
+        for m in PREFIXED.finditer(seg.text):
+            words, left, right = seg.cuts(m.start(), m.end())
+            out.append(Span(_PREFIX_TYPES[m.group("prefix")], words, 0.7, "prefix", left, right))
     return out

@@ -112,7 +112,7 @@ class Values:
         return f"{self.rng.choice(['CLM', 'CASE', 'TKT', 'REF'])}-{self.rng.randint(2015, 2026)}-{self._digits(5)}"
 
     def contract_number(self) -> str:
-        return self._code(["PO-", "CT-", "ORD-", "EST "], self.rng.randint(5, 7))
+        return self._code(["PO-", "CT-", "ORD-", "EST-"], self.rng.randint(5, 7))
 
     def invoice_number(self) -> str:
         return self._code(["INV-", "R-", "#", "ST-"], self.rng.randint(5, 7))

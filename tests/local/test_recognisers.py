@@ -36,9 +36,14 @@ LINES = [
     "Jacobs For Congress (135377)",
     "Station WBAL-TV",
     "Sales Manager",
+    "Device 5c:4f:8f:c4:b3:3d",
+    "Ref INV-30211 and PO-944504",
+    "Dear Ms. Holstein,",
+    "From: Tracie Henderson",
 ]
 ADDRESS = ["3800 Hooper Avenue", "Baltimore, MD 21211"]
 CITY = "Towson, MD 21204"
+FAKER_ADDRESS = ["5472 Frank Lights", "Cherylshire, AR 51424"]  # a USPS suffix the street cue lacks
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +58,8 @@ def found():
     for line in ADDRESS:
         d.text((700, 300 + ADDRESS.index(line) * 34), line, fill="black", font=font)
     d.text((700, 700), CITY, fill="black", font=font)
+    for k, line in enumerate(FAKER_ADDRESS):
+        d.text((700, 900 + k * 34), line, fill="black", font=font)
     d.text((40, y + 40), "Signature:", fill="black", font=font)
     d.line([(200, y + 60), (260, y + 30), (300, y + 70), (350, y + 28), (420, y + 62)], fill="black", width=3)
     preds = LocalEngine(policy=load_policy("all")).predict(page)
@@ -91,6 +98,12 @@ CASES = [
     ("JOB_TITLE", "Sales Manager"),
     ("POSTAL_ADDRESS", "3800 Hooper Avenue Baltimore, MD 21211"),
     ("LOCATION", "Towson, MD 21204"),
+    ("POSTAL_ADDRESS", "5472 Frank Lights Cherylshire, AR 51424"),
+    ("ONLINE_ID", "5c:4f:8f:c4:b3:3d"),
+    ("INVOICE_NUMBER", "INV-30211"),
+    ("CONTRACT_NUMBER", "PO-944504"),
+    ("PERSON_NAME", "Holstein"),
+    ("PERSON_NAME", "Tracie Henderson"),
     ("SIGNATURE", ""),
 ]
 

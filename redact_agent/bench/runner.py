@@ -32,7 +32,7 @@ from redact_agent.pages import PredictionPage, gold_paths, load_gold_page
 from redact_agent.policy import load_policy
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema
-from redact_agent.tools.ocr import clear_caches
+from redact_agent.tools.ocr import clear_caches, rapid_models
 
 TAU = 0.75
 _PACKAGES = ("rapidocr", "onnxruntime", "tesserocr", "openai", "numpy", "pillow")
@@ -120,6 +120,7 @@ def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> 
         "data_dir": str(data_dir.resolve()),
         "pages": len(samples),
         "versions": {"redact_agent": __version__, "python": platform.python_version(), **_versions()},
+        "rapidocr_models": rapid_models(),
         "scores": scores,
         "iou_sweep": sweep,
         "cost": cost,

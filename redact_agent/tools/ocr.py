@@ -13,6 +13,7 @@ is an `OcrUnavailable` error naming the package to install.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -166,6 +167,12 @@ RAPID_PARAMS: dict[str, Any] = {
     "Det.model_path": str(MODELS_DIR / "ppocrv6_det_small.int8.onnx"),
     "Rec.model_path": str(MODELS_DIR / "ppocrv6_rec_small.latin.onnx"),
 }
+
+
+def rapid_models() -> dict[str, str]:
+    """The sha256 of each shipped RapidOCR model, as its manifest records them (for run records)."""
+    manifest = json.loads((MODELS_DIR / "manifest.json").read_text())
+    return {task: manifest[task]["sha256"] for task in ("det", "rec")}
 
 
 class RapidOcrEngine(_Cached):

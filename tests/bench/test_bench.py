@@ -18,6 +18,7 @@ from redact_agent.errors import InputError
 from redact_agent.pages import Finding, Prediction, PredictionPage, load_gold_page
 from redact_agent.schema import default_schema
 from redact_agent.synth.corpus import synthesise
+from redact_agent.tools.ocr import rapid_models
 
 
 def test_specs_parse_into_systems() -> None:
@@ -105,6 +106,7 @@ def test_a_run_folder_holds_samples_predictions_record_and_report(
     record = json.loads((run / "run.json").read_text())
     assert record["system"] == {"backend": "local", "mode": "single", "prompt": "v1", "ocr": "rapidocr", "retries": 0}
     assert record["scores"]["docleak_all"] == 1.0 and record["cost"]["tool_calls_per_page"] == 2
+    assert record["rapidocr_models"] == rapid_models() and len(record["rapidocr_models"]["det"]) == 64
     assert "| local-single-" in (run / "report.md").read_text()
     assert [r["tau"] for r in record["iou_sweep"]] == [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
     for plot in ("leakage_by_group", "iou_sweep", "missed_critical", "per_type_f1"):

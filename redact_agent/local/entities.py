@@ -236,7 +236,8 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
     return out
 
 
-_CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)$")
+# The closing bracket may be cut off where a form clips its field ("KECI/KTVM (454").
+_CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$")
 
 
 def split_code(seg: Segment, start: int, name_type: str, code_type: str, score: float, source: str) -> list[Span]:

@@ -3,7 +3,7 @@ and the cell overlap by a few pixels (detectors pad each line; the ad-buy pages 
 
 import pytest
 
-from redact_agent.local.engine import recognise
+from redact_agent.local.engine import recognise, value_of
 from redact_agent.tools.ocr import Word
 
 
@@ -65,3 +65,10 @@ def test_estimate_line_gives_number_and_surname():
 def test_est_external_label():
     words = _words(("Est/External #", (501, 284, 588, 306)), ("802/ECR26903114", (651, 286, 782, 307)))
     assert ("CONTRACT_NUMBER", "802/ECR26903114") in _found(words)
+
+
+def test_a_code_whose_bracket_the_form_clipped():
+    # vrdu-adbuy-97411d426513-p1: the field ends in "(454", its ")" cut off by the form.
+    words = _words(("Salesperson", (500, 191, 590, 209)), ("HOUSE-MONTANA, KECI/KTVM (454", (605, 191, 925, 209)))
+    codes = [value_of(s, words) for s in recognise(words) if s.type == "EMPLOYEE_ID"]
+    assert codes == ["454"]

@@ -114,35 +114,44 @@ _TITLES = re.compile(
 )
 
 
-@cache
-def _names() -> tuple[frozenset[str], frozenset[str]]:
+def _ranks(*files: str) -> dict[str, int]:
+    """Census name lists (the `names` package): each name's best frequency rank over `files`."""
     import names
 
-    folder = os.path.dirname(names.__file__)
+    out: dict[str, int] = {}
+    for f in files:
+        with open(os.path.join(os.path.dirname(names.__file__), f), encoding="ascii") as fh:
+            for parts in (line.split() for line in fh):
+                if len(parts) == 4:
+                    out[parts[0]] = min(int(parts[3]), out.get(parts[0], int(parts[3])))
+    return out
 
-    def read(*files: str) -> frozenset[str]:
-        out: set[str] = set()
-        for f in files:
-            with open(os.path.join(folder, f), encoding="ascii") as fh:
-                out.update(line.split()[0] for line in fh if line.strip())
-        return frozenset(out)
 
-    return read("dist.male.first", "dist.female.first"), frozenset(_surname_ranks())
+@cache
+def _first_name_ranks() -> dict[str, int]:
+    return _ranks("dist.male.first", "dist.female.first")
+
+
+@cache
+def _surname_ranks() -> dict[str, int]:
+    return _ranks("dist.all.last")
+
+
+@cache
+def _names() -> tuple[frozenset[str], frozenset[str]]:
+    return frozenset(_first_name_ranks()), frozenset(_surname_ranks())
 
 
 def _alpha(word: str) -> str:
     return re.sub(r"[^A-Za-z'-]", "", word)
 
 
-@cache
-def _surname_ranks() -> dict[str, int]:
-    import names
-
-    with open(os.path.join(os.path.dirname(names.__file__), "dist.all.last"), encoding="ascii") as fh:
-        return {parts[0]: int(parts[3]) for parts in (line.split() for line in fh) if len(parts) == 4}
-
-
 COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words ("GENERAL" 43,702)
+COMMON_FIRST_RANK = 500  # of about 1,200 male and 4,300 female names; rarer ones are words ("Man", "Sunday")
+
+
+def is_common_first_name(word: str) -> bool:
+    return _first_name_ranks().get(_alpha(word).upper(), COMMON_FIRST_RANK + 1) <= COMMON_FIRST_RANK
 
 
 def is_common_surname(word: str) -> bool:
@@ -196,26 +205,33 @@ def _tags_as_street(text: str) -> bool:
     return "AddressNumber" in tags and kind == "Street Address"
 
 
-def _over_city_line(seg: Segment, segs: list[Segment]) -> bool:
-    nxt = below(seg, segs, max_lines=2.0)
-    return nxt is not None and abs(nxt.box[0] - seg.box[0]) < 3 * seg.height and bool(CITY_LINE.match(nxt.text))
+def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
+    nxt = below(street, segs, max_lines=2.0)
+    aligned = nxt is not None and abs(nxt.box[0] - street.box[0]) < 3 * street.height
+    return aligned and nxt is not None and bool(CITY_LINE.match(nxt.text))
 
 
-def _street_start(seg: Segment, segs: list[Segment]) -> int | None:
+def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int | None:
     """Where a street line starts in a segment (OCR often glues logo debris in front of it).
-    A number-led line right above a "City, ST 12345" line is a street line whatever its suffix
-    ("5472 Frank Lights"), when usaddress reads it as one."""
+    A number-led line right above a "City, ST 12345" line, at the segment's start or after a
+    label, is a street line whatever its suffix ("5472 Frank Lights"), when usaddress reads it
+    as one."""
     for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*o\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
         rest = seg.text[m.start() :]
-        if is_street_line(rest) or (m.start() == 0 and _over_city_line(seg, segs) and _tags_as_street(rest)):
+        if is_street_line(rest):
             return m.start()
+        after_label = m.start() == 0 or seg.text[: m.start()].rstrip().endswith(":")
+        if after_label and _tags_as_street(rest):
+            street = part(seg, seg.cuts(m.start(), len(seg.text))[0], words)
+            if _over_city_line(street, segs):
+                return m.start()
     return None
 
 
 def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
     out = []
     for seg in segs:
-        start = _street_start(seg, segs)
+        start = _street_start(seg, segs, words)
         if start is None:
             continue
         first, _, _ = seg.cuts(start, len(seg.text))
@@ -251,19 +267,50 @@ def split_code(seg: Segment, start: int, name_type: str, code_type: str, score: 
     return [Span(name_type, name_words, score, source, nl, nr), Span(code_type, code_words, score, source, cl, cr)]
 
 
+def _title_like(text: str) -> bool:
+    """Most words capitalised, as a name is printed (running text is mostly lower case)."""
+    alpha = [w for w in text.split() if w[:1].isalpha()]
+    return bool(alpha) and sum(w[0].isupper() for w in alpha) * 2 >= len(alpha)
+
+
+def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
+    """Census names inside a longer line: runs of 2–3 capitalised words with a common first
+    name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), longest first, each word
+    used once."""
+    texts = [words[i].text for i in seg.words]
+    out: list[Span] = []
+    used: set[int] = set()
+    for size in (3, 2):
+        for k in range(len(texts) - size + 1):
+            run = range(k, k + size)
+            if used & set(run) or not all(texts[j][:1].isupper() for j in run):
+                continue
+            candidate = " ".join(texts[j] for j in run).strip(".,;:()")
+            first = texts[k + 1] if texts[k].endswith(",") else texts[k]  # "Burns, Bobby"
+            if is_common_first_name(first) and is_person_name(candidate):
+                last = texts[k + size - 1]
+                right = len(last) - len(last.rstrip(".,;:()"))  # "Gary Huang," ends at the name
+                out.append(Span("PERSON_NAME", tuple(seg.words[j] for j in run), 0.5, "census-names", 0, right))
+                used.update(run)
+    return out
+
+
 def find(segs: list[Segment], words: list[Word]) -> list[Span]:
     out = _address_blocks(segs, words)
     for seg in segs:
         text = seg.text.strip(" :;|")
         if CITY_LINE.match(text):
             out.append(Span("LOCATION", seg.words, 0.6, "city-line"))
-        coded = split_code(seg, 0, "ORGANIZATION", "CUSTOMER_ID", 0.55, "org-cue") if is_organization(text) else []
+        named_org = is_organization(text) and _title_like(text)  # not running text with "consulting" in it
+        coded = split_code(seg, 0, "ORGANIZATION", "CUSTOMER_ID", 0.55, "org-cue") if named_org else []
         if coded:
             out += coded
-        elif is_organization(text) and not any(c.isdigit() for c in text.replace("2020", "")):
+        elif named_org and not any(c.isdigit() for c in text.replace("2020", "")):
             out.append(Span("ORGANIZATION", seg.words, 0.55, "org-cue"))
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
+        else:
+            out += _names_within(seg, words)
         if _TITLES.match(text) and not seg.text.rstrip().endswith(":"):
             out.append(Span("JOB_TITLE", seg.words, 0.5, "title-list"))
         for i in seg.words:

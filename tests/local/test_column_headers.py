@@ -5,6 +5,7 @@ import pytest
 
 from redact_agent.local.engine import recognise, value_of
 from redact_agent.tools.ocr import Word
+from tests.local.rows import found, rows
 
 
 def _page(value_top: float) -> list[Word]:
@@ -30,45 +31,32 @@ def test_a_word_on_the_same_line_is_not_a_header():
     assert not any(s.type == "CUSTOMER_ID" for s in recognise(words))
 
 
-def _words(*rows: tuple[str, tuple[float, float, float, float]]) -> list[Word]:
-    out = []
-    for line, (text, (x0, y0, x1, y1)) in enumerate(rows):
-        step = (x1 - x0) / len(text.split())
-        for k, part in enumerate(text.split()):
-            out.append(Word(part, (x0 + k * step, y0, x0 + (k + 1) * step - 4, y1), 0.99, line, line))
-    return out
-
-
-def _found(words: list[Word]) -> set[tuple[str, str]]:
-    return {(s.type, " ".join(words[i].text for i in s.words)) for s in recognise(words)}
-
-
 def test_label_in_a_header_row_heads_its_column():
     # vrdu-adbuy-df5c19e6546e-p1: "Account Executive" has another header to its right.
-    words = _words(
+    words = rows(
         ("Account Executive", (773, 207, 910, 229)),
         ("Sales Office", (997, 207, 1085, 230)),
         ("Darah Wright", (773, 230, 872, 256)),
         ("HRP - Washington", (998, 229, 1160, 255)),
     )
-    assert ("PERSON_NAME", "Darah Wright") in _found(words)
+    assert ("PERSON_NAME", "Darah Wright") in found(words)
 
 
 def test_estimate_line_gives_number_and_surname():
     # spec/annotation.md: "a surname inside an estimate label ("EST 1405-B HAMILTON") is a PERSON_NAME"
-    found = _found(_words(("EST 1405-B HAMILTON", (641, 290, 822, 312))))
-    assert {("CONTRACT_NUMBER", "1405-B"), ("PERSON_NAME", "HAMILTON")} <= found
-    other = _found(_words(("EST 1405 GENERAL", (641, 290, 822, 312))))
+    spans = found(rows(("EST 1405-B HAMILTON", (641, 290, 822, 312))))
+    assert {("CONTRACT_NUMBER", "1405-B"), ("PERSON_NAME", "HAMILTON")} <= spans
+    other = found(rows(("EST 1405 GENERAL", (641, 290, 822, 312))))
     assert ("CONTRACT_NUMBER", "1405") in other and not any(t == "PERSON_NAME" for t, _ in other)
 
 
 def test_est_external_label():
-    words = _words(("Est/External #", (501, 284, 588, 306)), ("802/ECR26903114", (651, 286, 782, 307)))
-    assert ("CONTRACT_NUMBER", "802/ECR26903114") in _found(words)
+    words = rows(("Est/External #", (501, 284, 588, 306)), ("802/ECR26903114", (651, 286, 782, 307)))
+    assert ("CONTRACT_NUMBER", "802/ECR26903114") in found(words)
 
 
 def test_a_code_whose_bracket_the_form_clipped():
     # vrdu-adbuy-97411d426513-p1: the field ends in "(454", its ")" cut off by the form.
-    words = _words(("Salesperson", (500, 191, 590, 209)), ("HOUSE-MONTANA, KECI/KTVM (454", (605, 191, 925, 209)))
+    words = rows(("Salesperson", (500, 191, 590, 209)), ("HOUSE-MONTANA, KECI/KTVM (454", (605, 191, 925, 209)))
     codes = [value_of(s, words) for s in recognise(words) if s.type == "EMPLOYEE_ID"]
     assert codes == ["454"]

@@ -1,0 +1,31 @@
+"""Entity cues without labels: names inside running text, organisations, street lines."""
+
+from redact_agent.local.engine import recognise, value_of
+from tests.local.rows import found, rows
+
+
+def test_a_name_inside_running_text():
+    words = rows(("thank you, Gary Huang, for the report of Clarence B. Smith", (100, 100, 900, 124)))
+    names = {value_of(s, words) for s in recognise(words) if s.type == "PERSON_NAME"}
+    assert names == {"Gary Huang", "Clarence B. Smith"}  # the comma after "Huang" is not the name
+
+
+def test_rare_first_names_in_titles_are_not_names():
+    # "Man" and "Sunday" are census first names, but far down the list: programme titles.
+    words = rows(("airing Last Man Standing and Sunday Morning Live", (100, 100, 900, 124)))
+    assert not any(t == "PERSON_NAME" for t, _ in found(words))
+
+
+def test_running_text_with_an_organisation_cue_is_not_an_organisation():
+    words = rows(("updated consulting travel approval support report team reply", (100, 100, 900, 124)))
+    assert not any(t == "ORGANIZATION" for t, _ in found(words))
+    named = rows(("Screen Strategies Media", (100, 100, 400, 124)))
+    assert ("ORGANIZATION", "Screen Strategies Media") in found(named)
+
+
+def test_street_line_after_a_label_above_a_city_line():
+    words = rows(
+        ("Ship to: 145 Andrew Pines", (100, 100, 500, 124)),
+        ("Hillborough, CO 52943", (260, 130, 560, 154)),
+    )
+    assert ("POSTAL_ADDRESS", "145 Andrew Pines Hillborough, CO 52943") in found(words)

@@ -152,6 +152,9 @@ def _redact(args: argparse.Namespace) -> int:
     from redact_agent.policy import load_policy
 
     policy = load_policy(args.policy)
+    if args.redact_residual and args.no_verify:
+        print("redact-agent: error: --redact-residual needs the verifier (drop --no-verify)", file=sys.stderr)
+        return 2
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
     spec = SystemSpec(
         backend=args.backend,
@@ -166,7 +169,8 @@ def _redact(args: argparse.Namespace) -> int:
     )
     finder = spec.finder(policy, Path(args.cache) if args.cache else None, use_cache=not args.no_cache)
     try:
-        return run(Job(finder, verifier, Path(args.out), args.margin), args.inputs, args.concurrency)
+        job = Job(finder, verifier, Path(args.out), args.margin, args.redact_residual)
+        return run(job, args.inputs, args.concurrency)
     finally:
         finder.close()
 
@@ -206,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--verify-ocr", choices=["rapidocr", "tesseract"], default="tesseract", help="OCR reading the redacted page"
     )
     redact.add_argument("--no-verify", action="store_true", help="skip reading the redacted page again")
+    redact.add_argument(
+        "--redact-residual", action="store_true", help="also black out what the verifier still finds (a second turn)"
+    )
     redact.add_argument("--margin", type=float, default=2.0, help="pixels added around each box (default 2)")
     redact.add_argument("--concurrency", type=int, default=1, help="files processed at once (default 1; VLMs: more)")
     redact.set_defaults(func=_redact)

@@ -3,9 +3,11 @@
 For each page: find PII, burn the boxes into a copy of the image, then read the redacted
 image again with a second reader (by default the other OCR engine, so that one engine's blind
 spot is not checked by itself) and report what it still finds (`residual`): the first turn
-of the produce-and-score loop. Outputs per page: `<page_id>.json` (a prediction page) and
-`<page_id>.redacted.png`; a PDF input also gets `<stem>.redacted.pdf` from its redacted page
-images once all of its pages succeeded. A file that fails is reported and skipped; the batch
+of the produce-and-score loop. With `redact_residual`, a second turn burns those boxes in too
+and adds them to the predictions (`residual` still lists what the first image showed).
+Outputs per page: `<page_id>.json` (a prediction page) and `<page_id>.redacted.png`; a PDF
+input also gets `<stem>.redacted.pdf` from its redacted page images once all of its pages
+succeeded. A file that fails is reported and skipped; the batch
 goes on.
 """
 
@@ -73,6 +75,7 @@ class Job:
     verifier: LocalEngine | None  # reads the redacted page again; None skips the check
     out_dir: Path
     margin: float
+    redact_residual: bool = False  # a second turn: black out what the verifier still finds
 
 
 def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
@@ -109,6 +112,10 @@ def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tup
     predictions = found.predictions
     redacted = redact(image, [p.bbox for p in predictions], job.margin)
     residual = _residual(job.verifier, redacted, predictions) if job.verifier is not None else None
+    if job.redact_residual and residual:
+        redacted = redact(redacted, [p.bbox for p in residual], job.margin)
+        predictions = predictions + residual
+        found = found.model_copy(update={"predictions": predictions})
     png = png_bytes(redacted)
     write_atomic(job.out_dir / f"{page_id}.redacted.png", png)
     _write_json(

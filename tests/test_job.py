@@ -12,7 +12,10 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from redact_agent.cli import main
-from redact_agent.pages import PredictionPage
+from redact_agent.job import Job, run
+from redact_agent.local.engine import LocalEngine
+from redact_agent.pages import Finding, PredictionPage
+from redact_agent.policy import load_policy
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGE = FIXTURES / "form-block.png"  # a real crop: "Order / Rev: 14086", "Primary AE: David Cisco", dates
@@ -141,3 +144,34 @@ def test_no_verify_skips_the_residual_check(tmp_path, capsys):
     assert main([str(PAGE), "-o", str(tmp_path), "--no-verify", "--ocr", "tesseract"]) == 0
     assert "residual" not in json.loads((tmp_path / "form-block.json").read_text())
     assert "not verified" in capsys.readouterr().out
+
+
+class _Blind:
+    """A finder that finds nothing, so that only the verifier sees the page's PII."""
+
+    name = "blind"
+
+    def find_page(self, page_id, image):
+        return Finding(PredictionPage(page_id=page_id, valid=True, predictions=[]))
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("second_turn", [False, True])
+def test_redact_residual_blacks_out_what_the_verifier_still_reads(tmp_path, second_turn):
+    verifier = LocalEngine(mode="single", policy=load_policy("default"), ocr="tesseract")
+    job = Job(_Blind(), verifier, tmp_path, margin=2.0, redact_residual=second_turn)
+    assert run(job, [str(PAGE)]) == 0
+    page = PredictionPage.model_validate_json((tmp_path / "form-block.json").read_text())
+    assert page.residual and any(p.value == "14086" for p in page.residual)
+    pixels = np.asarray(Image.open(tmp_path / "form-block.redacted.png").convert("L"))
+    blacked = [pixels[round(p.bbox[1]) : round(p.bbox[3]), round(p.bbox[0]) : round(p.bbox[2])].max() == 0
+               for p in page.residual]  # fmt: skip
+    assert all(blacked) if second_turn else not any(blacked)
+    assert page.predictions == (page.residual if second_turn else [])
+
+
+def test_redact_residual_needs_the_verifier(tmp_path, capsys):
+    assert main([str(PAGE), "-o", str(tmp_path), "--no-verify", "--redact-residual"]) == 2
+    assert "needs the verifier" in capsys.readouterr().err

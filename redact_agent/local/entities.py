@@ -137,11 +137,6 @@ def _surname_ranks() -> dict[str, int]:
     return _ranks("dist.all.last")
 
 
-@cache
-def _names() -> tuple[frozenset[str], frozenset[str]]:
-    return frozenset(_first_name_ranks()), frozenset(_surname_ranks())
-
-
 def _alpha(word: str) -> str:
     return re.sub(r"[^A-Za-z'-]", "", word)
 
@@ -150,18 +145,23 @@ COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words 
 COMMON_FIRST_RANK = 500  # of about 1,200 male and 4,300 female names; rarer ones are words ("Man", "Sunday")
 
 
+def _ranked_within(ranks: dict[str, int], word: str, limit: int) -> bool:
+    return ranks.get(_alpha(word).upper(), limit + 1) <= limit
+
+
 def is_common_first_name(word: str) -> bool:
-    return _first_name_ranks().get(_alpha(word).upper(), COMMON_FIRST_RANK + 1) <= COMMON_FIRST_RANK
+    """One of the census's 500 most frequent first names (any case)."""
+    return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)
 
 
 def is_common_surname(word: str) -> bool:
     """One of the census's 25,000 most frequent last names (any case)."""
-    return _surname_ranks().get(_alpha(word).upper(), COMMON_SURNAME_RANK + 1) <= COMMON_SURNAME_RANK
+    return _ranked_within(_surname_ranks(), word, COMMON_SURNAME_RANK)
 
 
 def is_person_name(text: str) -> bool:
     """Census first and last names in "First [M.] Last" or "Last, First" order."""
-    first, last = _names()
+    first, last = _first_name_ranks(), _surname_ranks()
     words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
     if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words):
         return False
@@ -205,10 +205,14 @@ def _tags_as_street(text: str) -> bool:
     return "AddressNumber" in tags and kind == "Street Address"
 
 
+def _aligned_below(nxt: Segment, street: Segment) -> bool:
+    """A line of the same address block starts where the street line does."""
+    return abs(nxt.box[0] - street.box[0]) < 3 * street.height
+
+
 def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
     nxt = below(street, segs, max_lines=2.0)
-    aligned = nxt is not None and abs(nxt.box[0] - street.box[0]) < 3 * street.height
-    return aligned and nxt is not None and bool(CITY_LINE.match(nxt.text))
+    return nxt is not None and _aligned_below(nxt, street) and bool(CITY_LINE.match(nxt.text))
 
 
 def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int | None:
@@ -239,7 +243,7 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         block_words = list(first)
         nxt, lines = below(street, segs, max_lines=2.0), 1
         while nxt is not None and lines < 5:
-            aligned = abs(nxt.box[0] - street.box[0]) < 3 * street.height
+            aligned = _aligned_below(nxt, street)
             if aligned and (
                 _UNIT.match(nxt.text) or CITY_LINE.match(nxt.text) or nxt.text.strip().upper() in ("US", "USA")
             ):

@@ -8,15 +8,41 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from redact_agent import __version__
+from redact_agent.agent.budgets import Budgets
+from redact_agent.console import emit, warn
 from redact_agent.errors import InputError, RedactAgentError
 from redact_agent.eval.report import render
 from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
+from redact_agent.redact import DEFAULT_MARGIN
 from redact_agent.schema import Schema, default_schema, load_schema
+
+
+def _number(text: str, ok: Callable[[float], bool], want: str, kind: type[float] = float) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {'a whole number' if kind is int else 'a number'}: {text!r}") from None
+    if not math.isfinite(value) or not ok(value):
+        raise argparse.ArgumentTypeError(f"must be {want}, got {text}")
+    return value
+
+
+def _margin(text: str) -> float:
+    return _number(text, lambda v: v >= 0, "0 or more pixels (a negative margin leaves edges readable)")
+
+
+def _seconds(text: str) -> float:
+    return _number(text, lambda v: v > 0, "a positive number of seconds")
+
+
+def _at_least_one(text: str) -> int:
+    return int(_number(text, lambda v: v >= 1, "at least 1", int))
 
 
 def _tau(text: str) -> float:
@@ -50,7 +76,7 @@ def _score(args: argparse.Namespace) -> int:
     supported = _supported_types(args.supported, schema) if args.supported else None
     loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema, raw=args.predictions == "raw")
     results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported)
-    print(render(results, schema, loaded.orphans))
+    emit(render(results, schema, loaded.orphans))
     if args.json:
         out = Path(args.json)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +97,7 @@ def _synth(args: argparse.Namespace) -> int:
     with tqdm(total=args.pages, unit="page", disable=None) as bar:
         ids = synthesise(Path(args.out), args.pages, args.seed, args.profile, args.workers, lambda _: bar.update())
     seconds = time.perf_counter() - start
-    print(f"{len(ids)} pages ({args.profile}, seed {args.seed}) in {args.out}: {len(ids) / seconds:.1f} pages/s")
+    emit(f"{len(ids)} pages ({args.profile}, seed {args.seed}) in {args.out}: {len(ids) / seconds:.1f} pages/s")
     return 0
 
 
@@ -81,9 +107,9 @@ def _data_stats(args: argparse.Namespace) -> int:
 
     schema = load_schema(args.schema) if args.schema else default_schema()
     stats = collect(Path(args.data_dir), schema)
-    print(render_stats(stats))
+    emit(render_stats(stats))
     for path in plot(stats, Path(args.out)):
-        print(f"wrote {path}")
+        emit(f"wrote {path}")
     if args.json:
         Path(args.json).write_text(json.dumps(stats.summary(), indent=2) + "\n", encoding="utf-8")
     return 0
@@ -107,9 +133,9 @@ def _bench(args: argparse.Namespace) -> int:
     for spec in specs:
         with tqdm(total=pages, desc=spec.slug, unit="page", disable=None) as bar:
             run_dir = run_system(data, spec, runs, schema, lambda _: bar.update())
-        print(f"{spec.slug}: {run_dir}")
+        emit(f"{spec.slug}: {run_dir}")
         records.append(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
-    print(report(records))
+    emit(report(records))
     return 0
 
 
@@ -118,7 +144,7 @@ def _bench_compare(args: argparse.Namespace) -> int:
     from redact_agent.bench.compare import render as render_compare
 
     result = compare(Path(args.run_a), Path(args.run_b), args.replicates, args.seed)
-    print(render_compare(result))
+    emit(render_compare(result))
     if args.json:
         write(result, Path(args.json))
     if args.overlays:
@@ -126,7 +152,7 @@ def _bench_compare(args: argparse.Namespace) -> int:
 
         flipped = result["flips"]["became_safe"] + result["flips"]["became_leaking"]
         paths = write_overlays(Path(args.run_a), Path(args.run_b), flipped, Path(args.overlays), default_schema())
-        print(f"{len(paths)} overlays (A left, B right) in {args.overlays}")
+        emit(f"{len(paths)} overlays (A left, B right) in {args.overlays}")
     return 0
 
 
@@ -141,7 +167,7 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
         result = kernel.execute(args.code)
     finally:
         kernel.shutdown()
-    print(json.dumps(result.as_json()))
+    emit(json.dumps(result.as_json()))
     return 0
 
 
@@ -150,11 +176,15 @@ def _redact(args: argparse.Namespace) -> int:
     from redact_agent.job import Job, run
     from redact_agent.local.engine import LocalEngine
     from redact_agent.policy import load_policy
+    from redact_agent.redact import check_writable
 
     policy = load_policy(args.policy)
     if args.redact_residual and args.no_verify:
-        print("redact-agent: error: --redact-residual needs the verifier (drop --no-verify)", file=sys.stderr)
-        return 2
+        raise InputError("--redact-residual needs the verifier (drop --no-verify)")
+    if args.fail_on_residual and args.no_verify:
+        raise InputError("--fail-on-residual needs the verifier (drop --no-verify)")
+    out = Path(args.out)
+    check_writable(out)  # before any model loads or page is read
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
     spec = SystemSpec(
         backend=args.backend,
@@ -167,10 +197,11 @@ def _redact(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         retries=args.retries_on_invalid,
     )
-    finder = spec.finder(policy, Path(args.cache) if args.cache else None, use_cache=not args.no_cache)
+    budgets = Budgets(seconds=args.page_timeout, request_seconds=args.request_timeout)
+    finder = spec.finder(policy, Path(args.cache) if args.cache else None, not args.no_cache, budgets)
     try:
-        job = Job(finder, verifier, Path(args.out), args.margin, args.redact_residual)
-        return run(job, args.inputs, args.concurrency)
+        job = Job(finder, verifier, out, args.margin, args.redact_residual, args.values, args.fail_on_residual)
+        return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive)
     finally:
         finder.close()
 
@@ -178,7 +209,7 @@ def _redact(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from redact_agent.agent.serve import serve
 
-    print(serve(args.model, args.port, args.max_model_len, args.dry_run))
+    emit(serve(args.model, args.port, args.max_model_len, args.dry_run))
     return 0
 
 
@@ -189,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     redact = sub.add_parser("redact", help="redact page images and PDFs (the default command)")
     redact.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
+    redact.add_argument(
+        "--no-recursive", action="store_true", help="a directory's own files only, not its sub-directories'"
+    )
     redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
     redact.add_argument("--backend", choices=["local", "openai", "vllm"], default="local", help="local: offline engine")
     redact.add_argument("--model", help="model name for openai/vllm (e.g. gpt-5.5, Qwen/Qwen3-VL-8B-Instruct)")
@@ -201,6 +235,14 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument(
         "--retries-on-invalid", type=int, default=0, metavar="N", help="VLM: ask again after invalid output (default 0)"
     )
+    redact.add_argument(
+        "--request-timeout", type=_seconds, default=Budgets.request_seconds, metavar="S",
+        help=f"VLM: seconds to wait for one answer (default {Budgets.request_seconds:g})",
+    )  # fmt: skip
+    redact.add_argument(
+        "--page-timeout", type=_seconds, default=Budgets.seconds, metavar="S",
+        help=f"VLM: wall seconds for a page, retries and tools included (default {Budgets.seconds:g})",
+    )  # fmt: skip
     redact.add_argument("--refine", choices=["ocr-snap"], help="VLM: snap each box to the OCR words it covers")
     redact.add_argument("--union", choices=["local"], help="VLM: add the embedded engine's predictions for recall")
     redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
@@ -213,8 +255,22 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument(
         "--redact-residual", action="store_true", help="also black out what the verifier still finds (a second turn)"
     )
-    redact.add_argument("--margin", type=float, default=2.0, help="pixels added around each box (default 2)")
-    redact.add_argument("--concurrency", type=int, default=1, help="files processed at once (default 1; VLMs: more)")
+    redact.add_argument(
+        "--fail-on-residual", action="store_true", help="exit 1 when the verifier still reads PII on a redacted page"
+    )
+    redact.add_argument(
+        "--values", choices=["keep", "omit"], default="keep",
+        help="omit: the page JSON holds boxes and types but not the redacted text (keep: for review and scoring)",
+    )  # fmt: skip
+    redact.add_argument(
+        "--margin",
+        type=_margin,
+        default=DEFAULT_MARGIN,
+        help=f"pixels added around each box (default {DEFAULT_MARGIN:g})",
+    )
+    redact.add_argument(
+        "--concurrency", type=_at_least_one, default=1, help="files processed at once (default 1; VLMs: more)"
+    )
     redact.set_defaults(func=_redact)
 
     score = sub.add_parser("score", help="score prediction pages against gold (LeakageBench protocol)")
@@ -290,20 +346,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("redact", "score", "synth", "data", "bench", "bench-compare", "sandbox", "serve")
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    return {
+        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
     if argv[:2] == ["bench", "compare"]:
         argv[:2] = ["bench-compare"]
-    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+    if argv and argv[0] not in _command_names(parser) and not argv[0].startswith("-"):
         argv.insert(0, "redact")  # `redact-agent page.png` is `redact-agent redact page.png`
-    args = build_parser().parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         return int(args.func(args))
     except RedactAgentError as exc:
-        print(f"redact-agent: error: {exc}", file=sys.stderr)
+        warn(f"redact-agent: error: {exc}")
         return 2
 
 

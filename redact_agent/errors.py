@@ -24,3 +24,15 @@ def describe(exc: ValidationError) -> str:
     err = exc.errors(include_url=False)[0]
     where = ".".join(str(p) for p in err["loc"])
     return f"{where}: {err['msg']}" if where else str(err["msg"])
+
+
+class OutputError(RedactAgentError):
+    """An output cannot be written (a read-only folder, a full disk)."""
+
+
+class BackendError(RedactAgentError):
+    """A model server did not answer one page's request (after the retries that were due)."""
+
+
+class BackendUnavailable(RedactAgentError):
+    """A model server refuses every request (a bad key, no access, no such model): stop the batch."""

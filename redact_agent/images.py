@@ -1,17 +1,21 @@
-"""Reading page images safely: one place that turns a file into an RGB page or a clear error.
+"""Reading page images safely: one place that turns a file into upright RGB pages or a clear error.
 
 Unreadable, truncated and oversized files (Pillow's decompression-bomb guard, kept at its
 default limit) raise `InputError` naming the file; odd modes (palette, CMYK, 16-bit grey,
-alpha) become plain 8-bit RGB, alpha flattened onto white, as a scan would show them.
+alpha) become plain 8-bit RGB, alpha flattened onto white, as a scan would show them. The EXIF
+orientation (a phone's JPEG stored sideways, a TIFF's Orientation tag) is applied on reading,
+so every page is found, redacted and written the way a viewer shows it. A multi-page TIFF
+yields every frame.
 """
 
 from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Generator
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from redact_agent.errors import InputError
 
@@ -28,23 +32,39 @@ def to_rgb(image: Image.Image) -> Image.Image:
     return image.convert("RGB")
 
 
-def open_image(path: str | Path) -> Image.Image:
-    """The first frame of an image file as 8-bit RGB, fully decoded."""
+def _upright(frame: Image.Image) -> Image.Image:
+    transposed = ImageOps.exif_transpose(frame)
+    return to_rgb(frame if transposed is None else transposed)
+
+
+def image_frames(path: str | Path) -> Generator[Image.Image, None, None]:
+    """Every frame of an image file (one for most formats, each page of a TIFF), upright 8-bit RGB."""
     path = Path(path)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as im:
-                im.load()
-                return to_rgb(im)
+                for index in range(getattr(im, "n_frames", 1)):
+                    im.seek(index)
+                    im.load()
+                    yield _upright(im)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise InputError(f"{path}: refused, too many pixels ({exc})") from None
     except UnidentifiedImageError:
         raise InputError(f"{path}: not an image Pillow can read") from None
-    except (OSError, ValueError, SyntaxError) as exc:
+    except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise InputError(f"{path}: cannot decode image: {exc}") from None
+
+
+def open_image(path: str | Path) -> Image.Image:
+    """The first frame of an image file as upright 8-bit RGB, fully decoded."""
+    frames = image_frames(path)
+    try:
+        return next(frames)
+    finally:
+        frames.close()
 
 
 def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:

@@ -1,12 +1,17 @@
 """Inputs of the main job: image files and PDFs (every page), directories of them.
 
-Page ids are the file's stem, or `<stem>-p<N>` (1-based) for PDF pages. PDFs are rendered
-with pypdfium2 at 150 DPI (the dev set's rendering). Anything unreadable is an `InputError`
-for that file alone.
+Page ids are the file's stem, or `<stem>-p<N>` (1-based) for the pages of a PDF or of a TIFF
+with more than one frame. PDFs are rendered with pypdfium2 at 150 DPI (the dev set's
+rendering), and each page keeps its size in points so that the redacted PDF has the source's
+page sizes. A directory is searched recursively (not following links to directories, so a
+link loop cannot trap it); its files keep their sub-folder under the output folder. Every file
+or folder that is passed over is named with the reason. Anything unreadable is an
+`InputError` for that file alone.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,31 +19,49 @@ from pathlib import Path
 from PIL import Image
 
 from redact_agent.errors import InputError
-from redact_agent.images import open_image, to_rgb
+from redact_agent.images import image_frames, to_rgb
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 SUFFIXES = (*IMAGE_SUFFIXES, ".pdf")
 PDF_DPI = 150
 MAX_PDF_PIXELS = 40_000_000  # per rendered page
+_KINDS = "/".join(s.lstrip(".") for s in SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Page:
+    page_id: str
+    image: Image.Image
+    size_pt: tuple[float, float] | None = None  # a PDF page's own size in points (1/72 inch)
 
 
 @dataclass(frozen=True)
 class Document:
     path: Path
+    subdir: Path = Path()  # where its outputs go, under the output folder (a directory input's sub-folder)
 
     @property
     def is_pdf(self) -> bool:
         return self.path.suffix.lower() == ".pdf"
 
-    def pages(self) -> Iterator[tuple[str, Image.Image]]:
-        """(page_id, RGB image) for each page; raises InputError if the file cannot be read."""
-        if not self.is_pdf:
-            yield self.path.stem, open_image(self.path)
+    def pages(self) -> Iterator[Page]:
+        """Each page in order; raises InputError if the file cannot be read."""
+        if self.is_pdf:
+            yield from _pdf_pages(self.path)
             return
-        yield from _pdf_pages(self.path)
+        frames = image_frames(self.path)
+        first = next(frames)
+        second = next(frames, None)
+        if second is None:
+            yield Page(self.path.stem, first)
+            return
+        yield Page(f"{self.path.stem}-p1", first)
+        yield Page(f"{self.path.stem}-p2", second)
+        for n, frame in enumerate(frames, start=3):
+            yield Page(f"{self.path.stem}-p{n}", frame)
 
 
-def _pdf_pages(path: Path) -> Iterator[tuple[str, Image.Image]]:
+def _pdf_pages(path: Path) -> Iterator[Page]:
     import pypdfium2 as pdfium
 
     try:
@@ -55,25 +78,55 @@ def _pdf_pages(path: Path) -> Iterator[tuple[str, Image.Image]]:
             scale = PDF_DPI / 72
             if w * h * scale * scale > MAX_PDF_PIXELS:
                 scale = (MAX_PDF_PIXELS / (w * h)) ** 0.5
-            image = page.render(scale=scale).to_pil()
-            yield f"{path.stem}-p{i + 1}", to_rgb(image)
+            image = to_rgb(page.render(scale=scale).to_pil())
+            if (image.width > image.height) != (w > h):  # rendered with the page's /Rotate
+                w, h = h, w
+            yield Page(f"{path.stem}-p{i + 1}", image, (w, h))
     finally:
         pdf.close()
 
 
-def collect(inputs: list[str]) -> tuple[list[Document], list[str]]:
-    """Documents to process, in order, and a message for every input that is not usable."""
-    docs: list[Document] = []
-    errors: list[str] = []
+@dataclass
+class Collected:
+    documents: list[Document]
+    errors: list[str]  # inputs that cannot be used: the run fails
+    skipped: list[str]  # files and folders passed over inside a directory, with why
+
+
+def collect(inputs: list[str], recursive: bool = True) -> Collected:
+    """Documents to process, in order, and a message for every input not used."""
+    found = Collected([], [], [])
     for raw in inputs:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
-            if not found:
-                errors.append(f"{path}: no {'/'.join(s.lstrip('.') for s in SUFFIXES)} files in this directory")
-            docs += [Document(p) for p in found]
+            before = len(found.documents)
+            _walk(path, recursive, found)
+            if len(found.documents) == before:
+                found.errors.append(f"{path}: no {_KINDS} files in this directory")
         elif path.is_file():
-            docs.append(Document(path))
+            found.documents.append(Document(path))
         else:
-            errors.append(f"{path}: no such file or directory")
-    return docs, errors
+            found.errors.append(f"{path}: no such file or directory")
+    return found
+
+
+def _walk(root: Path, recursive: bool, found: Collected) -> None:
+    for folder, dirs, files in os.walk(root, onerror=lambda e: found.skipped.append(f"{e.filename}: {e.strerror}")):
+        here = Path(folder)
+        dirs.sort()
+        for name in list(dirs):
+            sub = here / name
+            if sub.is_symlink():
+                found.skipped.append(f"{sub}: a link to a directory (not followed)")
+            elif not recursive:
+                found.skipped.append(f"{sub}: a sub-directory (--no-recursive)")
+        if not recursive:
+            dirs.clear()
+        for name in sorted(files):
+            path = here / name
+            if path.suffix.lower() not in SUFFIXES:
+                found.skipped.append(f"{path}: not a {_KINDS} file")
+            elif not path.is_file():
+                found.skipped.append(f"{path}: a broken link or not a regular file")
+            else:
+                found.documents.append(Document(path, here.relative_to(root)))

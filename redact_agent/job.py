@@ -7,33 +7,37 @@ of the produce-and-score loop. With `redact_residual`, a second turn burns those
 and adds them to the predictions (`residual` still lists what the first image showed).
 Outputs per page: `<page_id>.json` (a prediction page) and `<page_id>.redacted.png`; a PDF
 input also gets `<stem>.redacted.pdf` from its redacted page images once all of its pages
-succeeded. A file that fails is reported and skipped; the batch
-goes on.
+succeeded. A page or file that fails is reported and skipped, and the batch goes on; only a
+model server that refuses every request (`BackendUnavailable`) stops it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import threading
 import time
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from PIL import Image
 from tqdm import tqdm
 
 from redact_agent.boxes import areas, as_array, covered_areas, intersections
-from redact_agent.errors import RedactAgentError
+from redact_agent.console import emit, warn
+from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
-from redact_agent.inputs import Document, collect
+from redact_agent.inputs import Document, Page, collect
 from redact_agent.local.engine import LocalEngine
 from redact_agent.pages import Finding, Prediction, PredictionPage
-from redact_agent.redact import images_to_pdf, redact, write_atomic
+from redact_agent.redact import DEFAULT_MARGIN, check_margin, images_to_pdf, redact, write_atomic
 from redact_agent.schema import default_schema
+
+Values = Literal["keep", "omit"]
+RESIDUAL_COVER = 0.5  # a verifier finding at least this much under a black box is the box itself
 
 
 @dataclass
@@ -74,8 +78,13 @@ class Job:
     engine: Finder  # finds what to redact
     verifier: LocalEngine | None  # reads the redacted page again; None skips the check
     out_dir: Path
-    margin: float
+    margin: float = DEFAULT_MARGIN
     redact_residual: bool = False  # a second turn: black out what the verifier still finds
+    values: Values = "keep"  # omit: the page JSON carries boxes and types, never the redacted text
+    fail_on_residual: bool = False  # exit 1 when the verifier still reads PII on a redacted page
+
+    def __post_init__(self) -> None:
+        check_margin(self.margin)
 
 
 def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
@@ -87,26 +96,34 @@ def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Pr
     filled = as_array([p.bbox for p in predictions])
     seen = as_array([p.bbox for p in found])
     covered = covered_areas(seen, filled, intersections(seen, filled))
-    return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < 0.5 * a]
+    return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < RESIDUAL_COVER * a]
 
 
-def _write_json(path: Path, page: PredictionPage) -> None:
+def _write_json(path: Path, page: PredictionPage, values: Values) -> None:
+    if values == "omit":
+        update = {}
+        for key in ("predictions", "residual", "raw_predictions"):
+            items: list[Prediction] | None = getattr(page, key)
+            if items is not None:
+                update[key] = [p.model_copy(update={"value": None}) for p in items]
+        page = page.model_copy(update=update)
     write_atomic(path, (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
 
 
-def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tuple[PageOutcome, bytes | None]:
-    """Find, redact, verify and write one page. Fails closed: when the finder's output was
-    invalid, the prediction page (with its reason) is written but no redacted image is."""
+def redact_page(job: Job, out: Path, page: Page, source: Path) -> tuple[PageOutcome, bytes | None]:
+    """Find, redact, verify and write one page into `out`. Fails closed: when the finder's output
+    was invalid, the prediction page (with its reason) is written but no redacted image is."""
     t0 = time.perf_counter()
+    page_id, image = page.page_id, page.image
     finding = job.engine.find_page(page_id, image)
-    found = finding.page
+    found = finding.page.model_copy(update={"engine": job.engine.name})
     if finding.transcript:
         lines = "".join(json.dumps(record) + "\n" for record in finding.transcript)
-        write_atomic(job.out_dir / f"{page_id}.transcript.jsonl", lines.encode())
+        write_atomic(out / f"{page_id}.transcript.jsonl", lines.encode())
     for name, png in finding.images.items():  # the crops and zooms the model was shown
-        write_atomic(job.out_dir / f"{page_id}.transcript" / name, png)
+        write_atomic(out / f"{page_id}.transcript" / name, png)
     if not found.valid:
-        _write_json(job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name}))
+        _write_json(out / f"{page_id}.json", found, job.values)
         error = f"invalid model output ({found.reason}); no redacted image written"
         return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
     predictions = found.predictions
@@ -115,75 +132,106 @@ def redact_page(job: Job, page_id: str, source: Path, image: Image.Image) -> tup
     if job.redact_residual and residual:
         redacted = redact(redacted, [p.bbox for p in residual], job.margin)
         predictions = predictions + residual
-        found = found.model_copy(update={"predictions": predictions})
     png = png_bytes(redacted)
-    write_atomic(job.out_dir / f"{page_id}.redacted.png", png)
-    _write_json(
-        job.out_dir / f"{page_id}.json", found.model_copy(update={"engine": job.engine.name, "residual": residual})
-    )
+    write_atomic(out / f"{page_id}.redacted.png", png)
+    _write_json(out / f"{page_id}.json", found.model_copy(update={"predictions": predictions, "residual": residual}),
+                job.values)  # fmt: skip
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
     checked = len(residual) if residual is not None else None
     return PageOutcome(page_id, source, None, groups, checked, time.perf_counter() - t0), png
 
 
-_SEEN_LOCK = threading.Lock()
+class _Batch:
+    """What the documents of one run share (they run in threads): the output names already
+    taken, so that two inputs never overwrite each other's outputs, and the stop signal."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_name: dict[Path, Path] = {}
+        self.stop = threading.Event()  # set when the finder can serve no page at all
+
+    def claim(self, name: Path, source: Path) -> Path:
+        """The source that holds `name` (`source` itself when it is the first)."""
+        with self._lock:
+            return self._by_name.setdefault(name, source)
 
 
-def _document(job: Job, doc: Document, seen: dict[str, Path]) -> list[PageOutcome]:
+def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
+    out = job.out_dir / doc.subdir
     outcomes: list[PageOutcome] = []
-    pngs: list[bytes] = []
+    pdf_pages: list[tuple[bytes, tuple[float, float]]] = []
     try:
-        for page_id, image in doc.pages():
-            with _SEEN_LOCK:  # documents run in threads: claim the page id atomically
-                first = seen.setdefault(page_id, doc.path)
+        for page in doc.pages():
+            if batch.stop.is_set():
+                return outcomes
+            first = batch.claim(doc.subdir / page.page_id, doc.path)
             if first != doc.path:
-                outcomes.append(PageOutcome(page_id, doc.path, f"page id already written from {first}"))
+                outcomes.append(PageOutcome(page.page_id, doc.path, f"page id already written from {first}"))
                 continue
             try:
-                outcome, png = redact_page(job, page_id, doc.path, image)
+                outcome, png = redact_page(job, out, page, doc.path)
+            except BackendUnavailable:
+                batch.stop.set()
+                raise
             except RedactAgentError as exc:
-                outcomes.append(PageOutcome(page_id, doc.path, str(exc)))
+                outcomes.append(PageOutcome(page.page_id, doc.path, str(exc)))
                 continue
             outcomes.append(outcome)
-            if png is not None:
-                pngs.append(png)
+            if png is not None and page.size_pt is not None:
+                pdf_pages.append((png, page.size_pt))
+    except BackendUnavailable:
+        raise
     except RedactAgentError as exc:
         outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
-    if doc.is_pdf and pngs and all(o.ok for o in outcomes):
-        write_atomic(job.out_dir / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pngs))
+    if doc.is_pdf and pdf_pages and all(o.ok for o in outcomes):
+        try:
+            write_atomic(out / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pdf_pages))
+        except RedactAgentError as exc:
+            outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
     return outcomes
 
 
-def run(job: Job, inputs: list[str], concurrency: int = 1) -> int:
+def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = True) -> int:
     """Process everything, `concurrency` documents at a time (pages of one PDF stay in order);
-    print one line per page; 0 when every page succeeded, else 1."""
-    docs, errors = collect(inputs)
-    for e in errors:
-        print(f"redact-agent: error: {e}", file=sys.stderr)
-    outcomes = asyncio.run(_run_all(job, docs, max(1, concurrency)))
+    print one line per page; 0 when every page succeeded (and, with `fail_on_residual`, the
+    verifier read nothing on any of them), else 1."""
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, not {concurrency}")
+    found = collect(inputs, recursive)
+    for note in found.skipped:
+        warn(f"redact-agent: skipped {note}")
+    for e in found.errors:
+        warn(f"redact-agent: error: {e}")
+    outcomes = _run_all(job, found.documents, concurrency)
     failed = [o for o in outcomes if not o.ok]
-    if len(outcomes) > 1 or failed or errors:
-        print(f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}", file=sys.stderr)
-    return 0 if outcomes and not failed and not errors else 1
+    residual = sum(1 for o in outcomes if o.ok and o.residual)
+    if len(outcomes) > 1 or failed or found.errors or residual:
+        line = f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}"
+        if job.verifier is not None:
+            line += f"; {residual} with residual findings"
+        warn(line)
+    fails = bool(failed or found.errors or not outcomes or (job.fail_on_residual and residual))
+    return 1 if fails else 0
 
 
-async def _run_all(job: Job, docs: list[Document], concurrency: int) -> list[PageOutcome]:
-    seen: dict[str, Path] = {}
+def _run_all(job: Job, docs: list[Document], concurrency: int) -> list[PageOutcome]:
+    batch = _Batch()
     outcomes: list[PageOutcome] = []
-    gate = asyncio.Semaphore(concurrency)
-    with tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar:
-
-        async def one(doc: Document) -> None:
-            async with gate:
-                done = await asyncio.to_thread(_document, job, doc, seen)
-            for outcome in done:
-                outcomes.append(outcome)
-                line = outcome.summary()
-                if outcome.ok:
-                    tqdm.write(line, file=sys.stdout)
-                else:
-                    tqdm.write(f"redact-agent: error: {line}", file=sys.stderr)
-            bar.update(1)
-
-        await asyncio.gather(*(one(doc) for doc in docs))
+    with (
+        tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar,
+        ThreadPoolExecutor(max_workers=concurrency) as pool,
+    ):
+        futures: list[Future[list[PageOutcome]]] = [pool.submit(_document, job, doc, batch) for doc in docs]
+        try:
+            for future in as_completed(futures):
+                for outcome in future.result():
+                    outcomes.append(outcome)
+                    if outcome.ok:
+                        emit(outcome.summary())
+                    else:
+                        warn(f"redact-agent: error: {outcome.summary()}")
+                bar.update(1)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return outcomes

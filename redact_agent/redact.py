@@ -2,26 +2,34 @@
 
 Redaction paints each box, grown by a margin, solid black into a fresh copy of the page: the
 input is never touched, and the copy carries no metadata (no EXIF, text chunks, ICC or DPI).
+Every pixel that the box touches is painted, so a painted area is never smaller than the
+predicted box; a margin below zero is refused, since it would leave the value's edges readable.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tempfile
-from collections.abc import Sequence
+import secrets
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from redact_agent.boxes import Box
+from redact_agent.errors import OutputError
 
 DEFAULT_MARGIN = 2.0
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)
+
+
+def check_margin(margin: float) -> float:
+    if not math.isfinite(margin) or margin < 0:
+        raise ValueError(f"the margin must be a finite number of pixels >= 0, not {margin}")
+    return margin
 
 
 def redact(page: Image.Image, boxes: Sequence[Box], margin: float = DEFAULT_MARGIN) -> Image.Image:
+    check_margin(margin)
     out = Image.frombytes("RGB", page.size, page.convert("RGB").tobytes())  # pixels only, no info
     draw = ImageDraw.Draw(out)
     w, h = page.size
@@ -38,23 +46,52 @@ def redact(page: Image.Image, boxes: Sequence[Box], margin: float = DEFAULT_MARG
     return out
 
 
+def _temporary(path: Path) -> Path:
+    return path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+
+
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `data` to `path` through a temporary file in the same folder and a rename, so that
+    a reader (or a process killed mid-write) never sees part of a file. The file gets the usual
+    mode for the process's umask. A failure is an `OutputError` naming the file."""
+    tmp = _temporary(path)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
-def images_to_pdf(pngs: Sequence[bytes]) -> bytes:
-    """A PDF of the given page images only: lossless, no text layer, an empty info dictionary."""
+def check_writable(folder: Path) -> None:
+    """Fail up front, before any work, when outputs cannot be written into `folder`."""
+    probe = _temporary(folder / "probe")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(f"cannot write to the output folder {folder}: {exc.strerror or exc}") from None
+
+
+def images_to_pdf(pages: Sequence[tuple[bytes, tuple[float, float]]]) -> bytes:
+    """A PDF of the given page images (PNG bytes, each with its page size in points) only:
+    lossless, no text layer, an empty info dictionary, each page the size given."""
     import img2pdf
 
-    out: bytes = img2pdf.convert(list(pngs), nodate=True, producer=None, engine=img2pdf.Engine.internal)
+    sizes: Iterator[tuple[float, float]] = iter([size for _, size in pages])
+
+    def layout(_w: int, _h: int, _dpi: object) -> tuple[float, float, float, float]:
+        width, height = next(sizes)  # img2pdf lays out the images in order, one call each
+        return width, height, width, height
+
+    out: bytes = img2pdf.convert(
+        [png for png, _ in pages], layout_fun=layout, nodate=True, producer=None, engine=img2pdf.Engine.internal
+    )
     return out

@@ -2,8 +2,11 @@
 cached by request, timed and counted.
 
 Retries (tenacity, exponential backoff with jitter, bounded) cover 429, 5xx, timeouts and
-connection errors only; a model's answer, however wrong, is never retried here. Works with
-OpenAI and with any OpenAI-compatible server (vLLM serving Qwen-VL or InternVL).
+connection errors only, and only while the page's deadline lasts; a model's answer, however
+wrong, is never retried here. A request that still fails is a `BackendError` (that page fails,
+the batch goes on); a server that refuses the key, the access or the model name is
+`BackendUnavailable`, since every later page would fail the same way. Works with OpenAI and
+with any OpenAI-compatible server (vLLM serving Qwen-VL or InternVL).
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from typing import Any
 
 import openai
 from PIL import Image
-from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_before_delay, wait_random_exponential
 
+from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.cache import ResponseCache, request_key
+from redact_agent.errors import BackendError, BackendUnavailable
 
 TRANSIENT = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,6 @@ class ModelConfig:
     api_key: str | None = None  # None: OPENAI_API_KEY, or "EMPTY" for a local server
     temperature: float = 0.0
     max_tokens: int = 4096
-    timeout_s: float = 120.0
     attempts: int = 5  # transport attempts per request
     backoff_max_s: float = 30.0
 
@@ -62,16 +67,35 @@ class ChatClient:
         self.config = config
         self.cache = cache
         key = config.api_key or os.environ.get("OPENAI_API_KEY") or ("EMPTY" if config.base_url else None)
-        self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout_s)
+        self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0)
         self.calls = 0  # requests that reached the server
 
-    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None, **key: Any) -> Reply:
-        """Send `messages` (cached under `key`, e.g. prompt and image hashes, plus the messages)."""
+    @property
+    def server(self) -> str:
+        return self.config.base_url or "the OpenAI API"
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        *,
+        deadline: float,
+        request_seconds: float = Budgets.request_seconds,
+        **key: Any,
+    ) -> Reply:
+        """Send `messages` (cached under `key`, e.g. prompt and image hashes, plus the messages).
+        Each attempt waits at most `request_seconds`, and none starts after `deadline`
+        (`time.monotonic()`)."""
         cache_key = request_key(params=self.config.parameters(), tools=tools, messages=messages, **key)
         if self.cache is not None and (hit := self.cache.get(cache_key)) is not None:
             return Reply(hit["content"], hit["tool_calls"], hit["usage"], 0.0, cached=True)
         t0 = time.perf_counter()
-        response = self._send(messages, tools)
+        try:
+            response = self._send(messages, tools, deadline, request_seconds)
+        except FATAL as exc:
+            raise BackendUnavailable(f"{self.server} refused the request: {_reason(exc)}") from None
+        except openai.OpenAIError as exc:
+            raise BackendError(f"{self.server}: {_reason(exc)} (after {self.calls} requests)") from None
         choice = response.choices[0].message
         reply = Reply(
             choice.content,
@@ -83,16 +107,21 @@ class ChatClient:
             self.cache.put(cache_key, {"content": reply.content, "tool_calls": reply.tool_calls, "usage": reply.usage})
         return reply
 
-    def _send(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Any:
+    def _send(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, deadline: float, request_s: float
+    ) -> Any:
         cfg = self.config
 
         @retry(
             retry=retry_if_exception_type(TRANSIENT),
             wait=wait_random_exponential(multiplier=0.5, max=cfg.backoff_max_s),
-            stop=stop_after_attempt(cfg.attempts),
+            stop=stop_after_attempt(cfg.attempts) | stop_before_delay(max(0.0, deadline - time.monotonic())),
             reraise=True,
         )
         def send() -> Any:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BackendError(f"{self.server}: the page's wall-time limit was reached ({self.calls} requests)")
             self.calls += 1
             extra: dict[str, Any] = {"tools": tools} if tools else {}
             return self._client.chat.completions.create(
@@ -100,7 +129,19 @@ class ChatClient:
                 messages=messages,  # type: ignore[arg-type]  # plain dicts of the chat format
                 temperature=cfg.temperature,
                 max_tokens=cfg.max_tokens,
+                timeout=min(request_s, left),
                 **extra,
             )
 
         return send()
+
+
+def _reason(exc: openai.OpenAIError) -> str:
+    """One line for a failed request: the status and the server's message, or what went wrong."""
+    if isinstance(exc, openai.APIStatusError):
+        return exc.message  # "Error code: 401 - ..." with the server's own message
+    if isinstance(exc, openai.APITimeoutError):
+        return "no answer within the request timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return f"cannot connect ({exc.__cause__ or exc})"
+    return str(exc)

@@ -4,20 +4,25 @@ It keeps the run's record per page (prompt name and sha256, the image size sent,
 transcript) beside the prediction page, so the job can write transcripts next to outputs.
 In tools mode each page gets its own sandboxed kernel for `run_python` (from a warm pool)
 when confinement works here; otherwise the model is not offered `run_python` at all.
+A request that fails after its retries makes the page invalid with the reason (the batch goes
+on); `BackendUnavailable` (a refused key or model) is left to stop the batch.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 import numpy as np
 from PIL import Image
 
+from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.client import ChatClient
-from redact_agent.agent.loop import Budgets, run_tools
+from redact_agent.agent.loop import run_tools
 from redact_agent.agent.profiles import profile_for
 from redact_agent.agent.refine import snap_to_ocr, union
 from redact_agent.agent.single import PageRun, run_single
+from redact_agent.errors import BackendError
 from redact_agent.images import png_bytes
 from redact_agent.local.engine import LocalEngine
 from redact_agent.local.ink import grey
@@ -52,8 +57,13 @@ class VlmFinder:
     def find_page(self, page_id: str, image: Image.Image) -> Finding:
         transcript: list[dict[str, Any]] = []
         images: dict[str, bytes] = {}
+        deadline = time.monotonic() + self.budgets.seconds  # one wall-time limit for all attempts
         for attempt in range(1 + self.retries_on_invalid):
-            run = self._attempt(page_id, image, attempt)
+            try:
+                run = self._attempt(page_id, image, attempt, deadline)
+            except BackendError as exc:
+                transcript.append({"attempt": attempt, "error": str(exc)})
+                return Finding(PredictionPage.invalid(page_id, str(exc)), transcript, images)
             record: dict[str, Any] = {"model": self.client.config.parameters(), "mode": self.mode}
             record |= {"prompt": run.prompt_name, "prompt_sha256": run.prompt_sha256}
             record |= {
@@ -67,15 +77,25 @@ class VlmFinder:
                 break
         return Finding(self._post(run.page, image), transcript, images)
 
-    def _attempt(self, page_id: str, image: Image.Image, attempt: int) -> PageRun:
+    def _attempt(self, page_id: str, image: Image.Image, attempt: int, deadline: float) -> PageRun:
         if self.mode == "single":
-            return run_single(page_id, image, self.client, self.prompt, attempt=attempt)
+            return run_single(
+                page_id, image, self.client, self.prompt, attempt=attempt, budgets=self.budgets, deadline=deadline
+            )
         profile = profile_for(self.client.config.model)
         sent_png = png_bytes(profile.prepare(image))
         python = SandboxPython(self._pool, sent_png, profile.coordinates) if self._pool else None
         try:
             return run_tools(
-                page_id, image, self.client, self.prompt, profile, budgets=self.budgets, python=python, attempt=attempt
+                page_id,
+                image,
+                self.client,
+                self.prompt,
+                profile,
+                budgets=self.budgets,
+                python=python,
+                attempt=attempt,
+                deadline=deadline,
             )
         finally:
             if python is not None:

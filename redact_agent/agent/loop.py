@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
+from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.client import ChatClient, image_part
 from redact_agent.agent.output import ModelOutput, validate_output
 from redact_agent.agent.profiles import ModelProfile, profile_for
@@ -40,14 +40,6 @@ SUBMIT = {
 }
 
 
-@dataclass(frozen=True)
-class Budgets:
-    turns: int = 12
-    tool_calls: int = 24
-    tokens: int = 400_000
-    seconds: float = 600.0
-
-
 def run_tools(
     page_id: str,
     image: Image.Image,
@@ -58,7 +50,9 @@ def run_tools(
     budgets: Budgets | None = None,
     python: PythonRunner | None = None,
     attempt: int = 0,
+    deadline: float | None = None,
 ) -> PageRun:
+    """`deadline` (`time.monotonic()`) ends the page; by default `budgets.seconds` from now."""
     schema = schema or default_schema()
     profile = profile or profile_for(client.config.model)
     budgets = budgets or Budgets()
@@ -79,7 +73,8 @@ def run_tools(
     ]
     transcript: list[dict[str, Any]] = [{"role": "system", "prompt": p.name, "sha256": p.sha256}]
     transcript.append({"role": "user", "text": p.user, "image": {"sha256": image_sha, "size": list(sent.size)}})
-    t0, tokens, calls = time.perf_counter(), 0, 0
+    deadline = deadline if deadline is not None else time.monotonic() + budgets.seconds
+    tokens, calls = 0, 0
     saved: dict[str, bytes] = {}
 
     def finish(text: str | None, why: str | None = None) -> PageRun:
@@ -93,11 +88,17 @@ def run_tools(
         return PageRun(page, p.name, p.sha256, sent.size, transcript, saved)
 
     for turn in range(budgets.turns):
-        if time.perf_counter() - t0 > budgets.seconds:
+        if time.monotonic() >= deadline:
             return finish(None, f"wall-clock budget of {budgets.seconds:g} s exhausted after {turn} turns")
         retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}
         reply = client.complete(
-            messages, tools=tools if profile.native_tools else None, prompt=p.sha256, image=image_sha, **retry_key
+            messages,
+            tools=tools if profile.native_tools else None,
+            deadline=deadline,
+            request_seconds=budgets.request_seconds,
+            prompt=p.sha256,
+            image=image_sha,
+            **retry_key,
         )
         tokens += sum(reply.usage.values())
         transcript.append(

@@ -4,7 +4,8 @@ A profile says which coordinate space the model answers in, how the image must b
 before sending (Qwen2.5-VL answers absolute pixels on the image it received, resized by
 qwen-vl-utils' `smart_resize` rule, reimplemented here so the core needs no torch), whether
 tool results may carry images (chat-completions tool messages carry text only: images then go
-in a following user message), and whether native tool calling is available.
+in a following user message), whether native tool calling is available, and what `vllm serve`
+needs for it (the tool-call parser, the processor's pixel limits).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class ModelProfile:
     tool_result_images: bool = False  # may a tool message carry an image?
     images_per_request: int = 8
     native_tools: bool = True  # else the prompt-level tool protocol
+    vllm_tool_parser: str | None = "hermes"  # vLLM's --tool-call-parser, where tools are native
+    vllm_pixels: tuple[int, int] | None = None  # the processor's (min_pixels, max_pixels)
+
+    def __post_init__(self) -> None:
+        if not self.native_tools and self.vllm_tool_parser is not None:
+            raise ValueError(f"profile {self.name}: a tool-call parser needs native tool calls")
 
     def prepare(self, page: Image.Image) -> Image.Image:
         """The image to send: resized by the model's rule where its coordinates depend on it."""
@@ -82,11 +89,21 @@ class ModelProfile:
         return _DESCRIBE[self.coordinates]
 
 
+_QWEN_PIXELS = (QWEN_MIN_PIXELS, QWEN_MAX_PIXELS)
 PROFILES: list[tuple[re.Pattern[str], ModelProfile]] = [
-    (re.compile(r"qwen2\.5-vl", re.I), ModelProfile("qwen2.5-vl", "resized-pixels", images_per_request=4)),
-    (re.compile(r"qwen3-vl", re.I), ModelProfile("qwen3-vl", "grid1000", images_per_request=4)),
+    (
+        re.compile(r"qwen2\.5-vl", re.I),
+        ModelProfile("qwen2.5-vl", "resized-pixels", images_per_request=4, vllm_pixels=_QWEN_PIXELS),
+    ),
+    (
+        re.compile(r"qwen3-vl", re.I),
+        ModelProfile("qwen3-vl", "grid1000", images_per_request=4, vllm_pixels=_QWEN_PIXELS),
+    ),
     # InternVL's chat template has no tool calling: tools go through the prompt-level protocol.
-    (re.compile(r"internvl", re.I), ModelProfile("internvl", "grid1000", images_per_request=4, native_tools=False)),
+    (
+        re.compile(r"internvl", re.I),
+        ModelProfile("internvl", "grid1000", images_per_request=4, native_tools=False, vllm_tool_parser=None),
+    ),
     (re.compile(r"gemini", re.I), ModelProfile("gemini", "gemini1000")),
 ]
 

@@ -1,8 +1,8 @@
 """`redact-agent serve`: the `vllm serve` command that suits a model's profile.
 
 vLLM is an optional extra (`pip install 'redact-agent[vllm]'`) and is never imported here:
-the command is built from the profile (images per prompt, tool calling with the hermes
-parser, Qwen's pixel limits) and exec'd, or printed with `--dry-run`.
+the command is built from the profile (images per prompt, its tool-call parser where it has
+native tool calls, its processor's pixel limits) and exec'd, or printed with `--dry-run`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 
-from redact_agent.agent.profiles import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, profile_for
+from redact_agent.agent.profiles import profile_for
 from redact_agent.errors import RedactAgentError
 
 
@@ -19,9 +19,11 @@ def vllm_command(model: str, port: int = 8000, max_model_len: int = 32768) -> li
     profile = profile_for(model)
     cmd = ["vllm", "serve", model, "--port", str(port), "--max-model-len", str(max_model_len)]
     cmd += ["--limit-mm-per-prompt", json.dumps({"image": profile.images_per_request})]
-    cmd += ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"]
-    if profile.name.startswith("qwen"):
-        cmd += ["--mm-processor-kwargs", json.dumps({"min_pixels": QWEN_MIN_PIXELS, "max_pixels": QWEN_MAX_PIXELS})]
+    if profile.vllm_tool_parser is not None:
+        cmd += ["--enable-auto-tool-choice", "--tool-call-parser", profile.vllm_tool_parser]
+    if profile.vllm_pixels is not None:
+        low, high = profile.vllm_pixels
+        cmd += ["--mm-processor-kwargs", json.dumps({"min_pixels": low, "max_pixels": high})]
     return cmd
 
 

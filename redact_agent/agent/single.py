@@ -8,11 +8,13 @@ size), so a run can be audited and re-scored without the model.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
 
+from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.client import ChatClient, image_part
 from redact_agent.agent.output import validate_output
 from redact_agent.agent.profiles import ModelProfile, profile_for
@@ -40,9 +42,14 @@ def run_single(
     profile: ModelProfile | None = None,
     schema: Schema | None = None,
     attempt: int = 0,
+    budgets: Budgets | None = None,
+    deadline: float | None = None,
 ) -> PageRun:
-    """`attempt` > 0 is a retry after invalid output: a distinct cache key, so it asks again."""
+    """`attempt` > 0 is a retry after invalid output: a distinct cache key, so it asks again.
+    `deadline` (`time.monotonic()`) ends the page; by default `budgets.seconds` from now."""
     schema = schema or default_schema()
+    budgets = budgets or Budgets()
+    deadline = deadline if deadline is not None else time.monotonic() + budgets.seconds
     profile = profile or profile_for(client.config.model)
     sent = profile.prepare(image)
     p = render(
@@ -54,7 +61,14 @@ def run_single(
     ]
     image_sha = image_key(sent)
     retry_key: dict[str, Any] = {"attempt": attempt} if attempt else {}
-    reply = client.complete(messages, prompt=p.sha256, image=image_sha, **retry_key)
+    reply = client.complete(
+        messages,
+        deadline=deadline,
+        request_seconds=budgets.request_seconds,
+        prompt=p.sha256,
+        image=image_sha,
+        **retry_key,
+    )
     result = validate_output(
         reply.content or "",
         page_id=page_id,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import shutil
 import time
 from collections.abc import Callable
 from importlib import metadata
@@ -23,7 +24,7 @@ from redact_agent import __version__
 from redact_agent.bench.plots import SWEEP, plot_run
 from redact_agent.bench.samples import page_metrics, read_samples, usage
 from redact_agent.bench.spec import SystemSpec
-from redact_agent.errors import RedactAgentError
+from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.eval.page_eval import evaluate, prepare
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.images import open_image
@@ -46,9 +47,9 @@ def run_id(data_dir: Path, spec: SystemSpec) -> str:
 def run_system(
     data_dir: Path, spec: SystemSpec, runs_dir: Path, schema: Schema, progress: Callable[[str], None] | None = None
 ) -> Path:
+    """Run (or resume) one system; a system that fails before its first page leaves no folder."""
     run_dir = runs_dir / run_id(data_dir, spec)
     predictions = run_dir / "predictions"
-    predictions.mkdir(parents=True, exist_ok=True)
     samples_path = run_dir / "samples.jsonl"
     _drop_torn_line(samples_path)
     done = read_samples(samples_path)
@@ -57,13 +58,19 @@ def run_system(
     if todo:
         clear_caches()  # seconds per page are this system's own, not read from an earlier one
         finder = spec.finder(load_policy("all"))  # exhaustive gold covers every group
+        new = not run_dir.exists()
         try:
+            predictions.mkdir(parents=True, exist_ok=True)
             with samples_path.open("a", encoding="utf-8") as out:
                 for path in todo:
                     out.write(json.dumps(_run_page(data_dir, path, finder, predictions, schema)) + "\n")
                     out.flush()
                     if progress:
                         progress(path.stem)
+        except BaseException:
+            if new and not read_samples(samples_path):
+                shutil.rmtree(run_dir, ignore_errors=True)
+            raise
         finally:
             finder.close()
     _finish(data_dir, spec, run_dir, schema)
@@ -85,6 +92,8 @@ def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, sch
         finding = finder.find_page(gold.page_id, open_image(data_dir / gold.image))
         page, calls = finding.page, usage(finding)
         sent = next((t.get("sha256") for t in finding.transcript if t.get("role") == "system"), None)
+    except BackendUnavailable:
+        raise  # every page would fail the same way
     except RedactAgentError as exc:  # a page that cannot be read or answered counts as missed
         page = PredictionPage(page_id=gold.page_id, valid=False, predictions=[], reason=str(exc))
         calls, sent = {"model_calls": 0, "tool_calls": 0, "tokens": 0}, None

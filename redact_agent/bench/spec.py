@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from redact_agent.errors import InputError
 
 if TYPE_CHECKING:
+    from redact_agent.agent.budgets import Budgets
     from redact_agent.job import Finder
     from redact_agent.policy import Policy
 
@@ -57,7 +58,10 @@ class SystemSpec:
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def finder(self, policy: Policy, cache_dir: Path | None = None, use_cache: bool = True) -> Finder:
+    def finder(
+        self, policy: Policy, cache_dir: Path | None = None, use_cache: bool = True, budgets: Budgets | None = None
+    ) -> Finder:
+        """The system's finder; `budgets` bound a VLM's pages (default: `Budgets()`)."""
         from redact_agent.local.engine import LocalEngine
 
         if self.backend == "local":
@@ -66,9 +70,9 @@ class SystemSpec:
             from redact_agent.peers.presidio import PresidioPeer
 
             return PresidioPeer(policy)
-        return self._vlm(policy, cache_dir, use_cache)
+        return self._vlm(policy, cache_dir, use_cache, budgets)
 
-    def _vlm(self, policy: Policy, cache_dir: Path | None, use_cache: bool) -> Finder:
+    def _vlm(self, policy: Policy, cache_dir: Path | None, use_cache: bool, budgets: Budgets | None) -> Finder:
         from redact_agent.agent.cache import ResponseCache
         from redact_agent.agent.client import ChatClient, ModelConfig
         from redact_agent.agent.engine import VlmFinder
@@ -87,6 +91,7 @@ class SystemSpec:
             client,
             self.prompt,
             self.mode,
+            budgets=budgets,
             refine_with=get_engine(self.ocr) if self.refine else None,
             union_with=LocalEngine(mode="single", policy=policy, ocr=self.ocr) if self.union else None,
             retries_on_invalid=self.retries,

@@ -43,7 +43,10 @@ SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
 CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
-VAT = re.compile(r"\b(?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)U?\d{8,12}\b")
+# EU VAT candidates: a member state's prefix (EL for Greece too), then 8-14 letters and digits that
+# may be grouped by spaces, dots or dashes ("NL 0044.95.445.B01"); `stdnum.eu.vat` decides.
+_VAT_STATES = "|".join(sorted({cc.upper() for cc in vat.MEMBER_STATES} | {"EL"}))
+VAT = re.compile(rf"\b(?:{_VAT_STATES})(?=[ .-]?[0-9A-Z]*\d)(?:[ .-]?[0-9A-Z+*]){{8,14}}(?![0-9A-Za-z])")
 VIN = re.compile(r"\b[A-HJ-NPR-Z0-9]{17}\b")
 # Reference numbers that name their kind in a prefix ("INV-30211", "PO-944504", "CASE-2021-7676").
 _PREFIX_TYPES = {
@@ -112,6 +115,19 @@ def _phones(seg: Segment) -> Iterator[Span]:
             yield Span("PHONE_NUMBER", words, 0.9, "phonenumbers", left, right)
 
 
+def _vat_numbers(seg: Segment) -> Iterator[Span]:
+    """Each VAT candidate, or its longest valid prefix that ends before a separator: the pattern
+    may run on into a following capitalised word or code."""
+    for m in VAT.finditer(seg.text):
+        text = m.group(0)
+        ends = [len(text)] + [i for i in range(len(text) - 1, 9, -1) if text[i] in " .-"]
+        end = next((e for e in ends if vat.is_valid(text[:e])), None)
+        if end is not None:
+            words, left, right = seg.cuts(m.start(), m.start() + end)
+            if words:
+                yield Span("BUSINESS_ID", words, 0.9, "stdnum.vat", left, right)
+
+
 def _spelled_dates(seg: Segment) -> Iterator[Span]:
     if not re.search(_MONTHS, seg.text, re.IGNORECASE):
         return
@@ -136,7 +152,7 @@ def find(segs: list[Segment]) -> list[Span]:
         out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)
         out += _spans(seg, IBAN, "FINANCIAL_ACCOUNT", 0.95, "stdnum.iban", ok=iban.is_valid)
         out += _spans(seg, CARD, "FINANCIAL_ACCOUNT", 0.9, "luhn", ok=lambda s: luhn.is_valid(re.sub(r"\D", "", s)))
-        out += _spans(seg, VAT, "BUSINESS_ID", 0.9, "stdnum.vat", ok=vat.is_valid)
+        out += _vat_numbers(seg)
         out += _spans(seg, VIN, "VEHICLE_ID", 0.9, "vin", ok=vin_is_valid)
         for m in PREFIXED.finditer(seg.text):
             words, left, right = seg.cuts(m.start(), m.end())

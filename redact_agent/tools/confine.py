@@ -3,13 +3,18 @@
 - `bwrap --unshare-net --unshare-pid --ro-bind / /`: no network (not even the host's
   loopback), no view of host processes, a read-only host filesystem; the invoking user's
   home, /root, /home and /tmp are hidden under empty tmpfs mounts (the Python installation is
-  bound back read-only where it lives under them); only the scratch folder is writable.
+  bound back read-only where it lives under them: a pyenv or conda Python, a venv or
+  `pip install --user` in a home; the folders leading to it are made 0755 and empty, since
+  bubblewrap would create them 0700 and the unprivileged kernel could not reach its own
+  interpreter); only the scratch folder is writable.
 - Run as an unprivileged uid (`nobody` via `setpriv` when we are root), so files only root
   may read stay unreadable, with rlimits on memory, CPU time, processes and file size.
 - A clean environment: no API keys, no proxy variables, nothing of the caller's but the
   OpenBLAS settings and LANG.
-`confinement_problem()` runs a trial once per process; callers refuse to run code when it
-reports a problem, and never fall back to running it unconfined.
+`confinement_problem()` runs a trial once per process, of what the kernel itself runs (the same
+interpreter, its imports, its limits) and checks that the confined Python is this one, not
+another found on the way; callers refuse to run code when it reports a problem, and never fall
+back to running it unconfined.
 """
 
 from __future__ import annotations
@@ -75,12 +80,27 @@ def _python_roots() -> list[str]:
     return sorted(r for r in under if not any(r != o and r.startswith(o + os.sep) for o in under))
 
 
+def _path_to(root: str, hidden: list[str]) -> list[str]:
+    """The folders between the hidden folder that holds `root` and `root` itself, outermost first."""
+    top = max((h for h in hidden if root.startswith(h + os.sep)), key=len, default=None)
+    if top is None:
+        return []
+    parts = Path(root).relative_to(top).parts[:-1]
+    return [str(Path(top, *parts[: i + 1])) for i in range(len(parts))]
+
+
 def sandbox_command(scratch: str, argv: list[str]) -> list[str]:
     cmd = [bwrap_path(), "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
     cmd += ["--new-session", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for d in _hidden_dirs():
+    hidden = _hidden_dirs()
+    for d in hidden:
         cmd += ["--tmpfs", d]
+    made: set[str] = set()
     for r in _python_roots():
+        for folder in _path_to(r, hidden):
+            if folder not in made:
+                made.add(folder)
+                cmd += ["--perms", "0755", "--dir", folder]
         cmd += ["--ro-bind", r, r]
     cmd += ["--bind", scratch, scratch, "--chdir", scratch, "--"]
     if os.geteuid() == 0:
@@ -130,25 +150,35 @@ def rlimits(limits: Limits, processes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+# What the kernel imports before it runs a cell: ipykernel's app and the page helpers.
+_PROBE = "import sys, ipykernel.kernelapp, redact_agent.tools.kernel_env; print(sys.prefix, sys.base_prefix)"
+
+
 @cache
 def confinement_problem() -> str | None:
     """Why the sandbox cannot run here (checked once per process by a trial run), or None."""
+    limits = Limits()
     try:
         with tempfile.TemporaryDirectory(prefix="redact-agent-probe-") as d:
             own(d)
+            processes = process_limit(limits)
             out = subprocess.run(
-                sandbox_command(d, [sys.executable, "-c", "print('ok')"]),
+                sandbox_command(d, [sys.executable, "-c", _PROBE]),
                 capture_output=True,
                 text=True,
-                timeout=30,
+                timeout=limits.start_seconds,
                 env=clean_env(d),
+                preexec_fn=lambda: rlimits(limits, processes),
             )
     except SandboxUnavailable as exc:
         return str(exc)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap could not run: {exc}"
-    if out.returncode != 0 or out.stdout.strip() != "ok":
-        return f"bubblewrap could not start a confined Python: {out.stderr.strip()[:500]}"
+    if out.returncode != 0:
+        return f"bubblewrap could not start the kernel's Python: {out.stderr.strip()[-500:]}"
+    want = f"{sys.prefix} {sys.base_prefix}"
+    if out.stdout.strip() != want:
+        return f"the confined Python runs from {out.stdout.strip()!r}, not {want!r}: its folders are not all visible"
     return None
 
 

@@ -4,19 +4,27 @@ Runs *inside* the sandbox only. `load()` opens the page and sets `page`, `W`, `H
 mirror the model's tools but return Python values: `crop` and `zoom` give PIL images (pass
 them to `display()` to show them), `ocr` gives word dicts with page `box_2d`, and
 `to_px` / `to_grid` convert between the page's model grid and page pixels.
+
+`display()` is our own for PIL images: IPython's path goes through Pillow's `_repr_png_`,
+which returns None on *any* exception while encoding, and IPython then sends the text
+`<PIL.Image.Image ...>` alone, so a transient encoder failure (a resource limit, say) lost an
+image without a word. Here the PNG is encoded first and sent as a raw bundle; a failure raises,
+and the model reads the error.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+from IPython.display import display as _ipython_display
 from PIL import Image
 
 from redact_agent.agent.coords import GRIDS, CoordSpace, ResizedPixels
 from redact_agent.tools.ocr import get_engine
 from redact_agent.tools.regions import ocr_words, region
 
-__all__ = ["H", "W", "crop", "ocr", "page", "to_grid", "to_px", "zoom"]
+__all__ = ["H", "W", "crop", "display", "ocr", "page", "to_grid", "to_px", "zoom"]
 
 page: Image.Image
 W: int
@@ -57,3 +65,15 @@ def ocr(box_2d: list[int] | None = None) -> list[dict[str, Any]]:
     box = to_px(box_2d) if box_2d is not None else None
     words = ocr_words(page, get_engine(), box, scale=2.0 if box is not None else 1.0)
     return [{"text": w.text, "box_2d": to_grid(list(w.bbox)), "confidence": w.confidence} for w in words]
+
+
+def display(*objs: Any) -> None:
+    """Show objects to the model: PIL images as PNG, anything else as IPython shows it."""
+    for obj in objs:
+        if not isinstance(obj, Image.Image):
+            _ipython_display(obj)  # type: ignore[no-untyped-call]  # IPython is untyped here
+            continue
+        buf = io.BytesIO()
+        obj.save(buf, format="PNG", compress_level=1)  # raises on failure: never a silent text-only display
+        bundle = {"image/png": buf.getvalue(), "text/plain": f"<image {obj.width}x{obj.height}>"}
+        _ipython_display(bundle, raw=True)  # type: ignore[no-untyped-call]

@@ -7,6 +7,8 @@ from PIL import Image, ImageDraw, ImageFont
 from redact_agent.local.engine import LocalEngine
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
+from tests.local.rows import found as spans
+from tests.local.rows import rows
 
 LINES = [
     "Email: jane.doe@example.com",
@@ -115,3 +117,23 @@ def test_recogniser_finds(found, type_, value):
 
 def test_every_schema_type_has_a_case():
     assert {t for t, _ in CASES} == set(default_schema().type_names)
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("BTW-nummer NL004495445B01 Amsterdam", "NL004495445B01"),  # Dutch: letters inside
+        ("VAT IE6433435OA", "IE6433435OA"),  # Irish
+        ("CIF ESX2482300W", "ESX2482300W"),  # Spanish, a letter first
+        ("TVA FRK7399859412", "FRK7399859412"),  # French, letters in the key
+        ("VAT EL094259216", "EL094259216"),  # Greece's EL prefix
+        ("USt-IdNr. DE136695976", "DE136695976"),
+    ],
+)
+def test_eu_vat_numbers_of_every_shape_stdnum_accepts(line, value):
+    assert ("BUSINESS_ID", value) in spans(rows((line, (40, 40, 40 + 14 * len(line), 64))))
+
+
+@pytest.mark.parametrize("line", ["NL004495446B01 Amsterdam", "DEPARTMENT 12345678", "ESTIMATE 12345678"])
+def test_vat_shapes_that_stdnum_rejects_are_not_business_ids(line):
+    assert not any(t == "BUSINESS_ID" for t, _ in spans(rows((line, (40, 40, 40 + 14 * len(line), 64)))))

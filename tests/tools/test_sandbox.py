@@ -233,3 +233,22 @@ def test_sandbox_exec_cli(tmp_path, capsys):
     assert out["stdout"] == "64\n" and out["images"] == 1 and out["error"].startswith("ZeroDivisionError")
     assert main(["sandbox", "exec", str(tmp_path / "missing.png"), "--code", "1"]) == 2
     assert os.path.exists(image)
+
+
+def test_500_images_through_display_across_fresh_kernels_lose_none():
+    pool = KernelPool(warm=1, limits=Limits(call_seconds=10))
+    got, calls = 0, 0
+    try:
+        for _ in range(9):  # 9 fresh kernels, 7 calls of 8 images each: 504 images
+            python = sandbox.SandboxPython(pool, _png(640, 480))
+            try:
+                for c in range(7):
+                    r = python.execute(f"for i in range(8):\n    display(zoom([0, 0, 999, 999], 1 + (i + {c}) / 8))")
+                    assert r.error is None and not r.truncated, r.error
+                    assert all(Image.open(io.BytesIO(png)).format == "PNG" for png in r.images)
+                    got, calls = got + len(r.images), calls + 1
+            finally:
+                python.close()
+    finally:
+        pool.close()
+    assert got == 8 * calls == 504

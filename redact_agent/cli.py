@@ -200,8 +200,15 @@ def _redact(args: argparse.Namespace) -> int:
     budgets = Budgets(seconds=args.page_timeout, request_seconds=args.request_timeout)
     finder = spec.finder(policy, Path(args.cache) if args.cache else None, not args.no_cache, budgets)
     try:
-        job = Job(finder, verifier, out, args.margin, args.redact_residual, args.values, args.fail_on_residual)
-        return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive)
+        settings = {
+            "system": spec.as_json(),
+            "policy": policy.as_json(),
+            "verify_ocr": None if args.no_verify else args.verify_ocr,
+        }
+        job = Job(
+            finder, verifier, out, args.margin, args.redact_residual, args.values, args.fail_on_residual, settings
+        )
+        return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive, resume=args.resume)
     finally:
         finder.close()
 
@@ -222,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
     redact.add_argument(
         "--no-recursive", action="store_true", help="a directory's own files only, not its sub-directories'"
+    )
+    redact.add_argument(
+        "--resume", action="store_true", help="skip pages an earlier run of the same settings finished (manifest.jsonl)"
     )
     redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
     redact.add_argument("--backend", choices=["local", "openai", "vllm"], default="local", help="local: offline engine")

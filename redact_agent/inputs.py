@@ -90,7 +90,19 @@ def _pdf_pages(path: Path) -> Iterator[Page]:
 class Collected:
     documents: list[Document]
     errors: list[str]  # inputs that cannot be used: the run fails
-    skipped: list[str]  # files and folders passed over inside a directory, with why
+    skipped: list[tuple[Path, str]]  # files and folders passed over inside a directory, with why
+
+    def skip_notes(self, named: int = 20) -> list[str]:
+        """One line per skipped path, the first `named` of each reason, then a count of the rest."""
+        by_reason: dict[str, list[Path]] = {}
+        for path, why in self.skipped:
+            by_reason.setdefault(why, []).append(path)
+        notes = []
+        for why, paths in by_reason.items():
+            notes += [f"{path}: {why}" for path in paths[:named]]
+            if len(paths) > named:
+                notes.append(f"{len(paths) - named} more: {why}")
+        return notes
 
 
 def collect(inputs: list[str], recursive: bool = True) -> Collected:
@@ -111,22 +123,25 @@ def collect(inputs: list[str], recursive: bool = True) -> Collected:
 
 
 def _walk(root: Path, recursive: bool, found: Collected) -> None:
-    for folder, dirs, files in os.walk(root, onerror=lambda e: found.skipped.append(f"{e.filename}: {e.strerror}")):
+    def unreadable(exc: OSError) -> None:
+        found.skipped.append((Path(exc.filename), exc.strerror or "cannot be read"))
+
+    for folder, dirs, files in os.walk(root, onerror=unreadable):
         here = Path(folder)
         dirs.sort()
         for name in list(dirs):
             sub = here / name
             if sub.is_symlink():
-                found.skipped.append(f"{sub}: a link to a directory (not followed)")
+                found.skipped.append((sub, "a link to a directory (not followed)"))
             elif not recursive:
-                found.skipped.append(f"{sub}: a sub-directory (--no-recursive)")
+                found.skipped.append((sub, "a sub-directory (--no-recursive)"))
         if not recursive:
             dirs.clear()
         for name in sorted(files):
             path = here / name
             if path.suffix.lower() not in SUFFIXES:
-                found.skipped.append(f"{path}: not a {_KINDS} file")
+                found.skipped.append((path, f"not a {_KINDS} file"))
             elif not path.is_file():
-                found.skipped.append(f"{path}: a broken link or not a regular file")
+                found.skipped.append((path, "a broken link or not a regular file"))
             else:
                 found.documents.append(Document(path, here.relative_to(root)))

@@ -8,12 +8,15 @@ and adds them to the predictions (`residual` still lists what the first image sh
 Outputs per page: `<page_id>.json` (a prediction page) and `<page_id>.redacted.png`; a PDF
 input also gets `<stem>.redacted.pdf` from its redacted page images once all of its pages
 succeeded. A page or file that fails is reported and skipped, and the batch goes on; only a
-model server that refuses every request (`BackendUnavailable`) stops it.
+model server that refuses every request (`BackendUnavailable`) stops it. Every page gets a
+line in `OUT/manifest.jsonl`; with `resume`, pages that an earlier run of the same
+configuration finished are skipped, so a killed run is completed by running it again.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -21,17 +24,19 @@ from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from PIL import Image
 from tqdm import tqdm
 
+from redact_agent import __version__
 from redact_agent.boxes import areas, as_array, covered_areas, intersections
 from redact_agent.console import emit, warn
 from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page, collect
 from redact_agent.local.engine import LocalEngine
+from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.redact import DEFAULT_MARGIN, check_margin, images_to_pdf, redact, write_atomic
 from redact_agent.schema import default_schema
@@ -48,6 +53,7 @@ class PageOutcome:
     groups: Counter[str] = field(default_factory=Counter)
     residual: int | None = 0  # None: not verified
     seconds: float = 0.0
+    earlier: bool = False  # finished by an earlier run of the same configuration (resume)
 
     @property
     def ok(self) -> bool:
@@ -56,6 +62,8 @@ class PageOutcome:
     def summary(self) -> str:
         if self.error:
             return f"{self.page_id}: FAILED: {self.error}"
+        if self.earlier:
+            return f"{self.page_id}: done by an earlier run, skipped"
         items = sum(self.groups.values())
         by_group = ", ".join(f"{g} {n}" for g, n in sorted(self.groups.items())) or "none"
         residual = "not verified" if self.residual is None else f"residual {self.residual}"
@@ -82,9 +90,17 @@ class Job:
     redact_residual: bool = False  # a second turn: black out what the verifier still finds
     values: Values = "keep"  # omit: the page JSON carries boxes and types, never the redacted text
     fail_on_residual: bool = False  # exit 1 when the verifier still reads PII on a redacted page
+    settings: dict[str, Any] = field(default_factory=dict)  # what else changes the outputs (the CLI's options)
 
     def __post_init__(self) -> None:
         check_margin(self.margin)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """Everything that changes this job's outputs, as recorded in the manifest."""
+        own: dict[str, Any] = {"finder": self.engine.name, "verifier": self.verifier.name if self.verifier else None}
+        own |= {"margin": self.margin, "redact_residual": self.redact_residual, "values": self.values}
+        return {**self.settings, **own, "version": __version__}
 
 
 def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
@@ -143,12 +159,44 @@ def redact_page(job: Job, out: Path, page: Page, source: Path) -> tuple[PageOutc
 
 class _Batch:
     """What the documents of one run share (they run in threads): the output names already
-    taken, so that two inputs never overwrite each other's outputs, and the stop signal."""
+    taken, so that two inputs never overwrite each other's outputs, the manifest, and the stop
+    signal."""
 
-    def __init__(self) -> None:
+    def __init__(self, job: Job, resume: bool) -> None:
         self._lock = threading.Lock()
         self._by_name: dict[Path, Path] = {}
         self.stop = threading.Event()  # set when the finder can serve no page at all
+        self.manifest = Manifest(job.out_dir, resume)
+        self.config = config_hash(job.config)
+        self.entries: list[Entry] = []
+
+    def record(self, name: Path, outcome: PageOutcome) -> None:
+        entry = Entry(
+            page=str(name),
+            source=str(outcome.source),
+            status="ok" if outcome.ok else "failed",
+            seconds=round(outcome.seconds, 3),
+            items=sum(outcome.groups.values()),
+            groups=dict(outcome.groups),
+            residual=outcome.residual,
+            config=self.config,
+            version=__version__,
+            error=outcome.error,
+        )
+        with self._lock:
+            self.entries.append(entry)
+        if not outcome.earlier:
+            self.manifest.record(entry)
+
+    def earlier(self, name: Path, out: Path, source: Path) -> PageOutcome | None:
+        """The outcome of a page an earlier run finished under this configuration, when its
+        outputs are all still there."""
+        entry = self.manifest.finished(str(name), self.config)
+        if entry is None or not (out / f"{name.name}.json").is_file():
+            return None
+        if not (out / f"{name.name}.redacted.png").is_file():
+            return None
+        return PageOutcome(name.name, source, None, Counter(entry.groups), entry.residual, entry.seconds, earlier=True)
 
     def claim(self, name: Path, source: Path) -> Path:
         """The source that holds `name` (`source` itself when it is the first)."""
@@ -164,25 +212,33 @@ def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
         for page in doc.pages():
             if batch.stop.is_set():
                 return outcomes
-            first = batch.claim(doc.subdir / page.page_id, doc.path)
+            name = doc.subdir / page.page_id
+            first = batch.claim(name, doc.path)
             if first != doc.path:
                 outcomes.append(PageOutcome(page.page_id, doc.path, f"page id already written from {first}"))
                 continue
-            try:
-                outcome, png = redact_page(job, out, page, doc.path)
-            except BackendUnavailable:
-                batch.stop.set()
-                raise
-            except RedactAgentError as exc:
-                outcomes.append(PageOutcome(page.page_id, doc.path, str(exc)))
-                continue
+            png: bytes | None = None
+            outcome = batch.earlier(name, out, doc.path)
+            if outcome is not None:
+                png = (out / f"{page.page_id}.redacted.png").read_bytes() if page.size_pt else None
+            else:
+                try:
+                    outcome, png = redact_page(job, out, page, doc.path)
+                except BackendUnavailable:
+                    batch.stop.set()
+                    raise
+                except RedactAgentError as exc:
+                    outcome = PageOutcome(page.page_id, doc.path, str(exc))
+            batch.record(name, outcome)
             outcomes.append(outcome)
             if png is not None and page.size_pt is not None:
                 pdf_pages.append((png, page.size_pt))
     except BackendUnavailable:
         raise
     except RedactAgentError as exc:
-        outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
+        outcome = PageOutcome(doc.path.stem, doc.path, str(exc))
+        batch.record(doc.subdir / doc.path.stem, outcome)
+        outcomes.append(outcome)
     if doc.is_pdf and pdf_pages and all(o.ok for o in outcomes):
         try:
             write_atomic(out / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pdf_pages))
@@ -191,22 +247,43 @@ def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
     return outcomes
 
 
-def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = True) -> int:
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # write_atomic's names
+
+
+def _remove_stale_temporaries(out_dir: Path) -> None:
+    """A run killed mid-write leaves its temporary file behind (never a torn output): drop them.
+    One run writes into an output folder at a time."""
+    if out_dir.is_dir():
+        for path in out_dir.rglob(".*.tmp"):
+            if _TEMPORARY.match(path.name):
+                path.unlink(missing_ok=True)
+
+
+def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = True, resume: bool = False) -> int:
     """Process everything, `concurrency` documents at a time (pages of one PDF stay in order);
     print one line per page; 0 when every page succeeded (and, with `fail_on_residual`, the
-    verifier read nothing on any of them), else 1."""
+    verifier read nothing on any of them), else 1. With `resume`, pages an earlier run of the
+    same configuration finished are not done again."""
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, not {concurrency}")
     found = collect(inputs, recursive)
-    for note in found.skipped:
+    for note in found.skip_notes():
         warn(f"redact-agent: skipped {note}")
     for e in found.errors:
         warn(f"redact-agent: error: {e}")
-    outcomes = _run_all(job, found.documents, concurrency)
+    _remove_stale_temporaries(job.out_dir)
+    batch = _Batch(job, resume)
+    outcomes = _run_all(job, found.documents, concurrency, batch)
+    try:
+        write_summary(job.out_dir, batch.entries, job.config)
+    except RedactAgentError as exc:
+        warn(f"redact-agent: error: {exc}")
     failed = [o for o in outcomes if not o.ok]
     residual = sum(1 for o in outcomes if o.ok and o.residual)
     if len(outcomes) > 1 or failed or found.errors or residual:
         line = f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}"
+        earlier = sum(1 for o in outcomes if o.earlier)
+        line += f" ({earlier} by an earlier run)" if earlier else ""
         if job.verifier is not None:
             line += f"; {residual} with residual findings"
         warn(line)
@@ -214,8 +291,7 @@ def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = Tru
     return 1 if fails else 0
 
 
-def _run_all(job: Job, docs: list[Document], concurrency: int) -> list[PageOutcome]:
-    batch = _Batch()
+def _run_all(job: Job, docs: list[Document], concurrency: int, batch: _Batch) -> list[PageOutcome]:
     outcomes: list[PageOutcome] = []
     with (
         tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar,

@@ -47,6 +47,10 @@ class Policy:
     deny: tuple[tuple[str, str], ...] = ()  # (term, type)
     allow: tuple[str, ...] = ()
 
+    def as_json(self) -> dict[str, object]:
+        """What decides the redaction, for run records."""
+        return {"name": self.name, "types": sorted(self.types), "deny": list(self.deny), "allow": list(self.allow)}
+
     def redacts(self, type_name: str) -> bool:
         return type_name in self.types
 

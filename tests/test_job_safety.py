@@ -191,7 +191,8 @@ def test_a_full_disk_is_one_clear_error_per_page_and_leaves_no_partial_file(tmp_
     done = subprocess.run(args, capture_output=True, text=True, preexec_fn=_full_disk, timeout=300)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "cannot write" in done.stderr and "form-block.redacted.png: File too large" in done.stderr
-    assert list(out.iterdir()) == []  # no partial output, no temporary file
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.jsonl", "summary.md"]  # no partial output
+    assert json.loads((out / "manifest.jsonl").read_text())["status"] == "failed"
 
 
 def test_values_omit_keeps_boxes_and_types_but_no_text(tmp_path):

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
+from redact_agent.eval.scorer import load_pairs, score_pages
+from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import default_schema
 
 
@@ -74,9 +75,9 @@ def main() -> None:
         t0 = time.perf_counter()
         loaded = load_pairs(gold_dir, pred_dir, schema)
         t1 = time.perf_counter()
-        result = score_pages(loaded, schema, [0.75])[0]
+        result = score_pages(loaded, schema, [PROTOCOL.tau])[0]
         t2 = time.perf_counter()
-        score_pages(loaded, schema, SWEEP_TAUS, pq=True)
+        score_pages(loaded, schema, PROTOCOL.score_sweep, pq=True)
         t3 = time.perf_counter()
     n = args.pages
     quality = f"f1_loc {result['f1_loc']:.3f}, docleak_crit {result['docleak_crit']:.3f}"

@@ -1,7 +1,7 @@
 """The one canonical box, page pixels `[x0, y0, x1, y1]`, and the geometry on it.
 
 Origin top-left, `x0 < x1`, `y0 < y1`, floats allowed. Everything inside the package works in
-these units; model grids are converted at the model boundary (`agent/coords.py`). The area
+these units; model grids are converted at the model boundary (`coords.py`). The area
 functions are exact (coordinate compression), not rasterised, so metrics built on them do not
 depend on an image resolution.
 """

@@ -18,9 +18,10 @@ from redact_agent.agent.budgets import Budgets
 from redact_agent.console import emit, warn
 from redact_agent.errors import InputError, RedactAgentError
 from redact_agent.eval.report import render
-from redact_agent.eval.scorer import SWEEP_TAUS, load_pairs, score_pages
-from redact_agent.redact import DEFAULT_MARGIN
+from redact_agent.eval.scorer import load_pairs, score_pages
+from redact_agent.protocol import MODES, OCR_ENGINES, PROTOCOL
 from redact_agent.schema import Schema, default_schema, load_schema
+from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
 
 
 def _number(text: str, ok: Callable[[float], bool], want: str, kind: type[float] = float) -> float:
@@ -72,7 +73,8 @@ def _supported_types(spec: str, schema: Schema) -> frozenset[str]:
 
 def _score(args: argparse.Namespace) -> int:
     schema = load_schema(args.schema) if args.schema else default_schema()
-    taus = sorted(set(args.tau or ([] if args.sweep else [0.75])) | (set(SWEEP_TAUS) if args.sweep else set()))
+    sweep = set(PROTOCOL.score_sweep) if args.sweep else set()
+    taus = sorted(set(args.tau or ([] if args.sweep else [PROTOCOL.tau])) | sweep)
     supported = _supported_types(args.supported, schema) if args.supported else None
     loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema, raw=args.predictions == "raw")
     results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported)
@@ -119,8 +121,8 @@ def _bench(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from redact_agent.bench.runner import report, run_system
-    from redact_agent.bench.spec import load_experiment, parse_spec
     from redact_agent.pages import gold_paths
+    from redact_agent.systems import load_experiment, parse_spec
 
     specs = [parse_spec(s) for s in args.system or []]  # all checked before anything runs
     specs += load_experiment(Path(args.experiment)) if args.experiment else []
@@ -172,7 +174,6 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
 
 
 def _redact(args: argparse.Namespace) -> int:
-    from redact_agent.bench.spec import SystemSpec
     from redact_agent.job import Job, run
     from redact_agent.local.engine import LocalEngine
     from redact_agent.policy import load_policy
@@ -186,17 +187,10 @@ def _redact(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_writable(out)  # before any model loads or page is read
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
-    spec = SystemSpec(
-        backend=args.backend,
-        mode=args.mode,
-        model=args.model,
-        prompt=args.prompt,
-        ocr=args.ocr,
-        refine=args.refine,
-        union=args.union,
-        base_url=args.base_url,
-        retries=args.retries_on_invalid,
-    )
+    given = {"backend": args.backend, "mode": args.mode, "ocr": args.ocr, "model": args.model,
+             "prompt": args.prompt, "refine": args.refine, "union": args.union, "base_url": args.base_url,
+             "retries": args.retries_on_invalid}  # fmt: skip
+    spec = spec_from({k: v for k, v in given.items() if v is not None}, "the command line")
     budgets = Budgets(seconds=args.page_timeout, request_seconds=args.request_timeout)
     finder = spec.finder(policy, Path(args.cache) if args.cache else None, not args.no_cache, budgets)
     try:
@@ -234,16 +228,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help="skip pages an earlier run of the same settings finished (manifest.jsonl)"
     )
     redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
-    redact.add_argument("--backend", choices=["local", "openai", "vllm"], default="local", help="local: offline engine")
+    redact.add_argument("--backend", choices=BACKENDS, default="local", help="local: the embedded offline engine")
     redact.add_argument("--model", help="model name for openai/vllm (e.g. gpt-5.5, Qwen/Qwen3-VL-8B-Instruct)")
     redact.add_argument("--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1)")
-    redact.add_argument("--prompt", default="v1", help="prompt version or a folder of prompt files (default v1)")
+    redact.add_argument("--prompt", help="VLM: prompt version or a folder of prompt files (default v1)")
     redact.add_argument(
         "--cache", metavar="DIR", help="response cache folder (default: user cache, REDACT_AGENT_CACHE)"
     )
     redact.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     redact.add_argument(
-        "--retries-on-invalid", type=int, default=0, metavar="N", help="VLM: ask again after invalid output (default 0)"
+        "--retries-on-invalid", type=int, metavar="N", help="VLM: ask again after invalid output (default 0)"
     )
     redact.add_argument(
         "--request-timeout", type=_seconds, default=Budgets.request_seconds, metavar="S",
@@ -253,14 +247,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--page-timeout", type=_seconds, default=Budgets.seconds, metavar="S",
         help=f"VLM: wall seconds for a page, retries and tools included (default {Budgets.seconds:g})",
     )  # fmt: skip
-    redact.add_argument("--refine", choices=["ocr-snap"], help="VLM: snap each box to the OCR words it covers")
-    redact.add_argument("--union", choices=["local"], help="VLM: add the embedded engine's predictions for recall")
-    redact.add_argument("--mode", choices=["single", "tools"], default="single", help="tools: zoomed re-reads, repeats")
-    redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
-    redact.add_argument("--ocr", choices=["rapidocr", "tesseract"], default="rapidocr", help="OCR for finding PII")
+    redact.add_argument("--refine", choices=REFINES, help="VLM: snap each box to the OCR words it covers")
+    redact.add_argument("--union", choices=UNIONS, help="VLM: add the embedded engine's predictions for recall")
     redact.add_argument(
-        "--verify-ocr", choices=["rapidocr", "tesseract"], default="tesseract", help="OCR reading the redacted page"
+        "--mode", choices=MODES, default="single", help="tools: zoomed re-reads, repeats; a VLM's tools"
     )
+    redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
+    redact.add_argument(
+        "--ocr", choices=OCR_ENGINES, default=PROTOCOL.ocr, help=f"OCR for finding PII (default {PROTOCOL.ocr})"
+    )
+    redact.add_argument(
+        "--verify-ocr", choices=OCR_ENGINES, default=PROTOCOL.verify_ocr,
+        help=f"OCR reading the redacted page (default {PROTOCOL.verify_ocr})",
+    )  # fmt: skip
     redact.add_argument("--no-verify", action="store_true", help="skip reading the redacted page again")
     redact.add_argument(
         "--redact-residual", action="store_true", help="also black out what the verifier still finds (a second turn)"
@@ -275,8 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument(
         "--margin",
         type=_margin,
-        default=DEFAULT_MARGIN,
-        help=f"pixels added around each box (default {DEFAULT_MARGIN:g})",
+        default=PROTOCOL.margin,
+        help=f"pixels added around each box (default {PROTOCOL.margin:g})",
     )
     redact.add_argument(
         "--concurrency", type=_at_least_one, default=1, help="files processed at once (default 1; VLMs: more)"
@@ -286,8 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score prediction pages against gold (LeakageBench protocol)")
     score.add_argument("gold_dir", metavar="GOLD_DIR", help="directory of <page_id>.json gold pages")
     score.add_argument("pred_dir", metavar="PRED_DIR", help="directory of <page_id>.json prediction pages")
-    score.add_argument("--tau", type=_tau, action="append", help="IoU threshold (repeatable; default 0.75)")
-    score.add_argument("--sweep", action="store_true", help=f"also score at taus {', '.join(map(str, SWEEP_TAUS))}")
+    score.add_argument("--tau", type=_tau, action="append", help=f"IoU threshold (repeatable; default {PROTOCOL.tau})")
+    score.add_argument(
+        "--sweep", action="store_true", help=f"also score at taus {', '.join(map(str, PROTOCOL.score_sweep))}"
+    )
     score.add_argument(
         "--match", choices=["iou", "pq"], default="iou", help="pq: also report panoptic-quality matching"
     )

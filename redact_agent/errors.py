@@ -23,7 +23,8 @@ def describe(exc: ValidationError) -> str:
     """The first problem of a pydantic error as one line: `where: what`."""
     err = exc.errors(include_url=False)[0]
     where = ".".join(str(p) for p in err["loc"])
-    return f"{where}: {err['msg']}" if where else str(err["msg"])
+    what = str(err["msg"]).removeprefix("Value error, ")  # a validator's own sentence
+    return f"{where}: {what}" if where else what
 
 
 class OutputError(RedactAgentError):

@@ -24,7 +24,7 @@ from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from PIL import Image
 from tqdm import tqdm
@@ -37,9 +37,11 @@ from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page, collect
 from redact_agent.local.engine import LocalEngine
 from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
-from redact_agent.pages import Finding, Prediction, PredictionPage
-from redact_agent.redact import DEFAULT_MARGIN, check_margin, images_to_pdf, redact, write_atomic
+from redact_agent.pages import Prediction, PredictionPage
+from redact_agent.protocol import PROTOCOL
+from redact_agent.redact import check_margin, images_to_pdf, redact, write_atomic
 from redact_agent.schema import default_schema
+from redact_agent.systems import Finder
 
 Values = Literal["keep", "omit"]
 RESIDUAL_COVER = 0.5  # a verifier finding at least this much under a black box is the box itself
@@ -70,23 +72,12 @@ class PageOutcome:
         return f"{self.page_id}: {items} items ({by_group}); {residual}; {self.seconds:.2f} s"
 
 
-class Finder(Protocol):
-    """What finds PII on a page: the embedded engine or a VLM backend."""
-
-    @property
-    def name(self) -> str: ...
-
-    def find_page(self, page_id: str, image: Image.Image) -> Finding: ...
-
-    def close(self) -> None: ...
-
-
 @dataclass(frozen=True)
 class Job:
     engine: Finder  # finds what to redact
     verifier: LocalEngine | None  # reads the redacted page again; None skips the check
     out_dir: Path
-    margin: float = DEFAULT_MARGIN
+    margin: float = PROTOCOL.margin
     redact_residual: bool = False  # a second turn: black out what the verifier still finds
     values: Values = "keep"  # omit: the page JSON carries boxes and types, never the redacted text
     fail_on_residual: bool = False  # exit 1 when the verifier still reads PII on a redacted page

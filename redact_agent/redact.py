@@ -18,8 +18,7 @@ from PIL import Image, ImageDraw
 
 from redact_agent.boxes import Box
 from redact_agent.errors import OutputError
-
-DEFAULT_MARGIN = 2.0
+from redact_agent.protocol import PROTOCOL
 
 
 def check_margin(margin: float) -> float:
@@ -28,7 +27,7 @@ def check_margin(margin: float) -> float:
     return margin
 
 
-def redact(page: Image.Image, boxes: Sequence[Box], margin: float = DEFAULT_MARGIN) -> Image.Image:
+def redact(page: Image.Image, boxes: Sequence[Box], margin: float = PROTOCOL.margin) -> Image.Image:
     check_margin(margin)
     out = Image.frombytes("RGB", page.size, page.convert("RGB").tobytes())  # pixels only, no info
     draw = ImageDraw.Draw(out)

@@ -11,26 +11,24 @@ on); `BackendUnavailable` (a refused key or model) is left to stop the batch.
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from PIL import Image
 
 from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.client import ChatClient
-from redact_agent.agent.loop import run_tools
-from redact_agent.agent.profiles import profile_for
+from redact_agent.agent.loop import run_page
 from redact_agent.agent.refine import snap_to_ocr, union
-from redact_agent.agent.single import PageRun, run_single
 from redact_agent.errors import BackendError
-from redact_agent.images import png_bytes
 from redact_agent.local.engine import LocalEngine
 from redact_agent.local.ink import grey
 from redact_agent.pages import Finding, PredictionPage
 from redact_agent.prompts import DEFAULT_PROMPT
+from redact_agent.protocol import PROTOCOL, Mode
 from redact_agent.tools.confine import confinement_problem
-from redact_agent.tools.ocr import OcrEngine
-from redact_agent.tools.sandbox import KernelPool, SandboxPython
+from redact_agent.tools.ocr import get_engine
+from redact_agent.tools.sandbox import KernelPool
 
 
 class VlmFinder:
@@ -38,14 +36,17 @@ class VlmFinder:
         self,
         client: ChatClient,
         prompt: str = DEFAULT_PROMPT,
-        mode: Literal["single", "tools"] = "single",
+        mode: Mode = "single",
         budgets: Budgets | None = None,
-        refine_with: OcrEngine | None = None,
+        ocr: str = PROTOCOL.ocr,
+        refine: bool = False,
         union_with: LocalEngine | None = None,
         retries_on_invalid: int = 0,
     ):
+        """`ocr` is the engine behind the model's `ocr` tool, the kernel's `ocr()` and `refine`."""
         self.client, self.prompt, self.mode, self.budgets = client, prompt, mode, budgets or Budgets()
-        self.refine_with, self.union_with = refine_with, union_with
+        self.ocr, self.union_with = ocr, union_with
+        self.refine_with = get_engine(ocr) if refine else None
         self.retries_on_invalid = retries_on_invalid  # off by default: the protocol scores invalid as empty
         self._pool = KernelPool(warm=1) if mode == "tools" and confinement_problem() is None else None
 
@@ -60,7 +61,18 @@ class VlmFinder:
         deadline = time.monotonic() + self.budgets.seconds  # one wall-time limit for all attempts
         for attempt in range(1 + self.retries_on_invalid):
             try:
-                run = self._attempt(page_id, image, attempt, deadline)
+                run = run_page(
+                    page_id,
+                    image,
+                    self.client,
+                    self.mode,
+                    self.prompt,
+                    budgets=self.budgets,
+                    sandbox=self._pool,
+                    ocr=self.ocr,
+                    attempt=attempt,
+                    deadline=deadline,
+                )
             except BackendError as exc:
                 transcript.append({"attempt": attempt, "error": str(exc)})
                 return Finding(PredictionPage.invalid(page_id, str(exc)), transcript, images)
@@ -76,30 +88,6 @@ class VlmFinder:
             if run.page.valid:
                 break
         return Finding(self._post(run.page, image), transcript, images)
-
-    def _attempt(self, page_id: str, image: Image.Image, attempt: int, deadline: float) -> PageRun:
-        if self.mode == "single":
-            return run_single(
-                page_id, image, self.client, self.prompt, attempt=attempt, budgets=self.budgets, deadline=deadline
-            )
-        profile = profile_for(self.client.config.model)
-        sent_png = png_bytes(profile.prepare(image))
-        python = SandboxPython(self._pool, sent_png, profile.coordinates) if self._pool else None
-        try:
-            return run_tools(
-                page_id,
-                image,
-                self.client,
-                self.prompt,
-                profile,
-                budgets=self.budgets,
-                python=python,
-                attempt=attempt,
-                deadline=deadline,
-            )
-        finally:
-            if python is not None:
-                python.close()
 
     def _post(self, page: PredictionPage, image: Image.Image) -> PredictionPage:
         """Refinement and union on a valid page; the model's own boxes stay in raw_predictions."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from redact_agent.agent.coords import GRID_999, BoxField, CoordSpace
+from redact_agent.coords import GRID_999, BoxField, CoordSpace
 from redact_agent.errors import describe
 from redact_agent.pages import Prediction, PredictionPage, check_type_known
 from redact_agent.schema import Schema, default_schema

@@ -13,13 +13,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from PIL import Image
 
-from redact_agent.agent.coords import GEMINI_1000, GRID_999, GRID_1000, CoordSpace, ResizedPixels
+from redact_agent.agent.protocols import NativeTools, PromptTools, ToolProtocol
+from redact_agent.coords import GEMINI_1000, GRID_999, GRID_1000, SENT_PIXELS, Coordinates, CoordSpace
 
-Coordinates = Literal["grid999", "grid1000", "gemini1000", "resized-pixels"]
 QWEN_FACTOR = 28
 QWEN_MIN_PIXELS = 4 * 28 * 28
 QWEN_MAX_PIXELS = 16384 * 28 * 28
@@ -49,19 +48,10 @@ def smart_resize(
     return h_bar, w_bar
 
 
-_GRIDS: dict[str, CoordSpace] = {"grid999": GRID_999, "grid1000": GRID_1000, "gemini1000": GEMINI_1000}
-_DESCRIBE = {
-    "grid999": "integers on a 0-999 grid of the image: x = 0 is the left edge, 999 the right edge (y likewise)",
-    "grid1000": "integers on a 0-1000 grid of the image: 0 is the left (top) edge, 1000 the right (bottom) edge",
-    "gemini1000": "[ymin, xmin, ymax, xmax] as integers on a 0-1000 grid of the image",
-    "resized-pixels": "absolute pixel coordinates [x0, y0, x1, y1] on the image as you see it",
-}
-
-
 @dataclass(frozen=True)
 class ModelProfile:
     name: str
-    coordinates: Coordinates = "grid999"
+    coordinates: Coordinates = GRID_999
     tool_result_images: bool = False  # may a tool message carry an image?
     images_per_request: int = 8
     native_tools: bool = True  # else the prompt-level tool protocol
@@ -74,37 +64,35 @@ class ModelProfile:
 
     def prepare(self, page: Image.Image) -> Image.Image:
         """The image to send: resized by the model's rule where its coordinates depend on it."""
-        if self.coordinates != "resized-pixels":
+        if not self.coordinates.resizes:
             return page
         h, w = smart_resize(page.height, page.width)
         return page if (w, h) == page.size else page.resize((w, h), Image.Resampling.BICUBIC)
 
     def space(self, sent: Image.Image) -> CoordSpace:
-        if self.coordinates == "resized-pixels":
-            return ResizedPixels(sent.width, sent.height)
-        return _GRIDS[self.coordinates]
+        return self.coordinates.on(sent.width, sent.height)
 
     @property
-    def describe_coordinates(self) -> str:
-        return _DESCRIBE[self.coordinates]
+    def tool_protocol(self) -> ToolProtocol:
+        return NativeTools(self.tool_result_images) if self.native_tools else PromptTools()
 
 
 _QWEN_PIXELS = (QWEN_MIN_PIXELS, QWEN_MAX_PIXELS)
 PROFILES: list[tuple[re.Pattern[str], ModelProfile]] = [
     (
         re.compile(r"qwen2\.5-vl", re.I),
-        ModelProfile("qwen2.5-vl", "resized-pixels", images_per_request=4, vllm_pixels=_QWEN_PIXELS),
+        ModelProfile("qwen2.5-vl", SENT_PIXELS, images_per_request=4, vllm_pixels=_QWEN_PIXELS),
     ),
     (
         re.compile(r"qwen3-vl", re.I),
-        ModelProfile("qwen3-vl", "grid1000", images_per_request=4, vllm_pixels=_QWEN_PIXELS),
+        ModelProfile("qwen3-vl", GRID_1000, images_per_request=4, vllm_pixels=_QWEN_PIXELS),
     ),
     # InternVL's chat template has no tool calling: tools go through the prompt-level protocol.
     (
         re.compile(r"internvl", re.I),
-        ModelProfile("internvl", "grid1000", images_per_request=4, native_tools=False, vllm_tool_parser=None),
+        ModelProfile("internvl", GRID_1000, images_per_request=4, native_tools=False, vllm_tool_parser=None),
     ),
-    (re.compile(r"gemini", re.I), ModelProfile("gemini", "gemini1000")),
+    (re.compile(r"gemini", re.I), ModelProfile("gemini", GEMINI_1000)),
 ]
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from redact_agent.bench.samples import page_arrays, read_samples
 from redact_agent.errors import InputError
+from redact_agent.tables import markdown, number
 
 REPLICATES = 2000
 
@@ -92,27 +93,22 @@ def _num(v: float) -> float | None:
 
 
 def render(result: dict[str, Any]) -> str:
-    lines = [f"{result['run_b']} vs {result['run_a']}: {result['pages']} paired pages, "
-             f"{result['replicates']} bootstrap replicates", "",
-             "| metric | A | B | B - A | 95% CI |", "|---|---|---|---|---|"]  # fmt: skip
+    rows = []
     for k, m in result["metrics"].items():
         lo, hi = m["ci95"]
         ci = "-" if lo is None else f"[{lo:+.3f}, {hi:+.3f}]"
-        lines.append(f"| {k} | {_f(m['a'])} | {_f(m['b'])} | {_f(m['delta'], signed=True)} | {ci} |")
+        rows.append([k, number(m["a"]), number(m["b"]), number(m["delta"], signed=True), ci])
+    lines = [f"{result['run_b']} vs {result['run_a']}: {result['pages']} paired pages, "
+             f"{result['replicates']} bootstrap replicates", "",
+             *markdown(["metric", "A", "B", "B - A", "95% CI"], rows)]  # fmt: skip
     lines += ["", "Per-type F1 (B - A):"]
     for t, m in result["per_type"].items():
-        lines.append(f"  {t:<18} {_f(m['a'])} -> {_f(m['b'])}  ({_f(m['delta'], signed=True)})")
+        lines.append(f"  {t:<18} {number(m['a'])} -> {number(m['b'])}  ({number(m['delta'], signed=True)})")
     f = result["flips"]
     lines += ["", f"Critical leakage flipped: {len(f['became_safe'])} pages became safe, "
               f"{len(f['became_leaking'])} became leaking"]  # fmt: skip
     lines += [f"  safe now:    {p}" for p in f["became_safe"]] + [f"  leaking now: {p}" for p in f["became_leaking"]]
     return "\n".join(lines)
-
-
-def _f(v: float | None, signed: bool = False) -> str:
-    if v is None:
-        return "-"
-    return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 
 def write(result: dict[str, Any], path: Path) -> None:

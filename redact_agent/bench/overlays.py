@@ -11,10 +11,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from redact_agent.bench.runner import TAU
 from redact_agent.eval.page_eval import evaluate, prepare
 from redact_agent.images import open_image, png_bytes
 from redact_agent.pages import GoldPage, PredictionPage, load_gold_page, load_prediction_page
+from redact_agent.protocol import PROTOCOL
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema
 
@@ -24,7 +24,7 @@ COLOURS = {"gold": (0, 160, 0), "missed": (220, 0, 200), "matched": (0, 90, 255)
 
 def overlay(image: Image.Image, gold: GoldPage, pred: PredictionPage, schema: Schema) -> Image.Image:
     page = prepare(gold, pred, schema)
-    e = evaluate(page, "iou", TAU)
+    e = evaluate(page, "iou", PROTOCOL.tau)
     out = image.convert("RGB")
     draw = ImageDraw.Draw(out)
     width = max(2, out.width // 400)

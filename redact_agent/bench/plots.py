@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-SWEEP = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))  # 0.50 ... 0.95
+from redact_agent.protocol import PROTOCOL
 
 
 def plot_run(run_dir: Path, scores: dict[str, Any], sweep: list[dict[str, Any]], samples: list[dict[str, Any]]) -> None:
@@ -26,7 +26,7 @@ def plot_run(run_dir: Path, scores: dict[str, Any], sweep: list[dict[str, Any]],
     taus = [r["tau"] for r in sweep]
     for key in ("f1_loc", "f1_type", "docleak_crit"):
         ax.plot(taus, [r[key] if r[key] is not None else float("nan") for r in sweep], marker="o", label=key)
-    ax.axvline(0.75, color="grey", linestyle=":")
+    ax.axvline(PROTOCOL.tau, color="grey", linestyle=":")
     ax.set(xlabel="IoU threshold tau", ylim=(0, 1), title=f"IoU sweep: {name}")
     ax.legend()
     _save(fig, run_dir / "iou_sweep.png")
@@ -41,7 +41,7 @@ def plot_run(run_dir: Path, scores: dict[str, Any], sweep: list[dict[str, Any]],
     fig, ax = plt.subplots(figsize=(6, 0.3 * len(per_type) + 1.2))
     ax.barh(list(per_type), list(per_type.values()), color="#117a65")
     ax.invert_yaxis()
-    ax.set(xlim=(0, 1), xlabel="F1 (typed, tau 0.75)", title=f"Per-type F1: {name}")
+    ax.set(xlim=(0, 1), xlabel=f"F1 (typed, tau {PROTOCOL.tau})", title=f"Per-type F1: {name}")
     _save(fig, run_dir / "per_type_f1.png")
 
 

@@ -4,7 +4,8 @@ folder each, resumable.
 `RUNS_DIR/<run_id>/` holds `predictions/<page_id>.json`, `samples.jsonl` (one line per page,
 appended and flushed as each page finishes), `run.json` (the system, its prompt and hash,
 versions, scores, cost) and `report.md`. The run id is the system's slug plus a hash of the
-data folder and the full spec, so the same bench on the same data reuses its folder: pages
+data folder, the full spec, the run protocol and the package version, so the same bench of the
+same build on the same data reuses its folder: pages
 already in `samples.jsonl` are not run again, and a VLM's replies come from the response cache.
 """
 
@@ -21,26 +22,36 @@ from pathlib import Path
 from typing import Any
 
 from redact_agent import __version__
-from redact_agent.bench.plots import SWEEP, plot_run
+from redact_agent.bench.plots import plot_run
 from redact_agent.bench.samples import page_metrics, read_samples, usage
-from redact_agent.bench.spec import SystemSpec
 from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.eval.page_eval import evaluate, prepare
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.images import open_image
-from redact_agent.job import Finder
 from redact_agent.pages import PredictionPage, gold_paths, load_gold_page
 from redact_agent.policy import load_policy
+from redact_agent.protocol import PROTOCOL
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema
+from redact_agent.systems import Finder, SystemSpec
+from redact_agent.tables import markdown, number
 from redact_agent.tools.ocr import clear_caches, rapid_models
 
-TAU = 0.75
 _PACKAGES = ("rapidocr", "onnxruntime", "tesserocr", "openai", "numpy", "pillow")
 
 
 def run_id(data_dir: Path, spec: SystemSpec) -> str:
-    key = json.dumps({"data": str(data_dir.resolve()), "system": spec.as_json()}, sort_keys=True)
+    """The system's slug and a hash of the data, the system, the protocol and the package version,
+    so that a resumed run never mixes two builds or two protocols."""
+    key = json.dumps(
+        {
+            "data": str(data_dir.resolve()),
+            "system": spec.as_json(),
+            "protocol": PROTOCOL.as_json(),
+            "version": __version__,
+        },
+        sort_keys=True,
+    )
     return f"{spec.slug}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
 
 
@@ -99,7 +110,7 @@ def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, sch
         calls, sent = {"model_calls": 0, "tool_calls": 0, "tokens": 0}, None
     seconds = time.perf_counter() - start
     write_atomic(predictions / f"{gold.page_id}.json", page.model_dump_json(exclude_none=True).encode())
-    metrics = page_metrics(evaluate(prepare(gold, page, schema), "iou", TAU), schema)
+    metrics = page_metrics(evaluate(prepare(gold, page, schema), "iou", PROTOCOL.tau), schema)
     return {
         "page_id": gold.page_id,
         "valid": page.valid,
@@ -114,8 +125,10 @@ def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, sch
 
 def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> None:
     samples = list(read_samples(run_dir / "samples.jsonl").values())
-    results = score_pages(load_pairs(data_dir, run_dir / "predictions", schema), schema, sorted({TAU, *SWEEP}))
-    scores = next(r for r in results if r["tau"] == TAU)
+    results = score_pages(
+        load_pairs(data_dir, run_dir / "predictions", schema), schema, sorted({PROTOCOL.tau, *PROTOCOL.plot_sweep})
+    )
+    scores = next(r for r in results if r["tau"] == PROTOCOL.tau)
     sweep = [{k: r[k] for k in ("tau", "f1_loc", "f1_type", "docleak_all", "docleak_crit")} for r in results]
     n = max(1, len(samples))
     cost = {
@@ -130,6 +143,7 @@ def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> 
         "pages": len(samples),
         "versions": {"redact_agent": __version__, "python": platform.python_version(), **_versions()},
         "rapidocr_models": rapid_models(),
+        "protocol": PROTOCOL.as_json(),
         "scores": scores,
         "iou_sweep": sweep,
         "cost": cost,
@@ -160,29 +174,30 @@ def report(records: list[dict[str, Any]]) -> str:
     """The paper-style table, one row per run, with cost columns and the failure causes."""
     columns = ["system", "pages", "F1loc", "F1type", "DocLeak_all", "DocLeak_crit", "Valid", "s/page", "calls/page",
                "tools/page", "tokens/page"]  # fmt: skip
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    rows = []
     for r in records:
         s, c = r["scores"], r["cost"]
-        cells = [r["run_id"], str(r["pages"])] + [_f(s[k]) for k in ("f1_loc", "f1_type", "docleak_all",
+        cells = [r["run_id"], str(r["pages"])] + [number(s[k]) for k in ("f1_loc", "f1_type", "docleak_all",
                  "docleak_crit", "valid")]  # fmt: skip
         cells += [f"{c['seconds_per_page']:.2f}", f"{c['model_calls_per_page']:.1f}", f"{c['tool_calls_per_page']:.1f}",
                   f"{c['tokens_per_page']:.0f}"]  # fmt: skip
-        lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "Leaked critical items by cause (tau 0.75):", ""]
+        rows.append(cells)
+    lines = markdown(columns, rows)
+    lines += ["", f"Leaked critical items by cause (tau {PROTOCOL.tau}):", ""]
     for r in records:
         causes = ", ".join(f"{k} {v}" for k, v in r["scores"]["failures"].items())
         lines.append(f"- {r['run_id']}: {causes}")
     lines += ["", "Page leakage by group (typed):", ""]
     for r in records:
-        groups = ", ".join(f"{g} {_f(v)}" for g, v in r["scores"]["groups"].items())
+        groups = ", ".join(f"{g} {number(v)}" for g, v in r["scores"]["groups"].items())
         lines.append(f"- {r['run_id']}: {groups}")
     for r in records:
-        lines += ["", f"Per type, {r['run_id']}:", "", "| type | gold | pred | tp | P | R | F1 |", "|" + "---|" * 7]
-        for t, c in r["scores"]["per_type"].items():
-            cells = [t, str(c["gold"]), str(c["pred"]), str(c["tp"]), _f(c["precision"]), _f(c["recall"]), _f(c["f1"])]
-            lines.append("| " + " | ".join(cells) + " |")
+        per_type = [[t, str(c["gold"]), str(c["pred"]), str(c["tp"]), number(c["precision"]), number(c["recall"]),
+                     number(c["f1"])] for t, c in r["scores"]["per_type"].items()]  # fmt: skip
+        lines += [
+            "",
+            f"Per type, {r['run_id']}:",
+            "",
+            *markdown(["type", "gold", "pred", "tp", "P", "R", "F1"], per_type),
+        ]
     return "\n".join(lines) + "\n"
-
-
-def _f(v: float | None) -> str:
-    return "-" if v is None else f"{v:.3f}"

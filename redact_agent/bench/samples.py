@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from redact_agent.eval.metrics import page_f1_loc, type_counts
 from redact_agent.eval.page_eval import PageEval
 from redact_agent.pages import Finding
 from redact_agent.schema import Schema
@@ -21,17 +22,10 @@ from redact_agent.schema import Schema
 
 def page_metrics(e: PageEval, schema: Schema) -> dict[str, Any]:
     page = e.page
-    n = len(page.gold_types) + len(page.pred_types)
-    types: dict[str, list[int]] = {}
-    if page.exhaustive:
-        names = schema.type_names
-        for i, t in enumerate(page.gold_types.tolist()):
-            types.setdefault(names[t], [0, 0, 0])[0] += 1
-            types[names[t]][2] += int(e.typed[i] >= 0)
-        for t in page.pred_types.tolist():
-            types.setdefault(names[t], [0, 0, 0])[1] += 1
+    counts = type_counts([e], schema) if page.exhaustive else {}
+    types = {t: [c["gold"], c["pred"], c["tp"]] for t, c in counts.items()}
     return {
-        "f1_loc": 2 * int((e.agnostic >= 0).sum()) / n if page.exhaustive and n else None,
+        "f1_loc": page_f1_loc(e),
         "leak_crit": int("critical" in e.leaking) if "critical" in page.present else None,
         "leak_all": int("all" in e.leaking) if "all" in page.present else None,
         "missed_crit": len(e.failures),

@@ -43,14 +43,16 @@ def _share_leaking(evals: Sequence[PageEval], select: str, typed: bool) -> float
     return ratio(leaking, len(applicable))
 
 
+def page_f1_loc(e: PageEval) -> float | None:
+    """One page's type-agnostic 2·TP/(G+P); None on a non-exhaustive page or one with no items."""
+    n = len(e.page.gold_types) + len(e.page.pred_types)
+    return 2 * int((e.agnostic >= 0).sum()) / n if e.page.exhaustive and n else None
+
+
 def core_metrics(evals: Sequence[PageEval], schema: Schema) -> dict[str, Any]:
     """The paper's headline metrics (the keys every scorer output carries)."""
     exhaustive = [e for e in evals if e.page.exhaustive]
-    page_f1 = []
-    for e in exhaustive:
-        n = len(e.page.gold_types) + len(e.page.pred_types)
-        if n:
-            page_f1.append(2 * int((e.agnostic >= 0).sum()) / n)
+    page_f1 = [f for f in map(page_f1_loc, exhaustive) if f is not None]
     counts = type_counts(exhaustive, schema)
     type_f1 = [2 * c["tp"] / (c["gold"] + c["pred"]) for c in counts.values() if c["gold"]]
     return {

@@ -5,19 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import Schema
+from redact_agent.tables import aligned, number
 
 
 def _f(v: float | int | None, digits: int = 3) -> str:
-    if v is None:
-        return "n/a"
-    return str(v) if isinstance(v, int) else f"{v:.{digits}f}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
-    return [fmt.format(*header), *(fmt.format(*r) for r in rows)]
+    return number(v, digits, missing="n/a")
 
 
 _MAIN = ("f1_loc", "f1_type", "docleak_all", "docleak_crit", "valid")
@@ -26,7 +20,7 @@ _MAIN_HEADER = ("F1loc", "F1type", "DocLeak_all", "DocLeak_crit", "Valid")
 
 def render(results: Sequence[dict[str, Any]], schema: Schema, orphans: Sequence[str] = ()) -> str:
     first = results[0]
-    primary = next((r for r in results if abs(r["tau"] - 0.75) < 1e-9), first)
+    primary = next((r for r in results if abs(r["tau"] - PROTOCOL.tau) < 1e-9), first)
     lines = [
         f"{first['pages']} pages ({first['exhaustive_pages']} exhaustive, {first['non_exhaustive_pages']} "
         f"not: those count for leakage and recall only); {first['missing_predictions']} without a prediction file, "
@@ -37,7 +31,7 @@ def render(results: Sequence[dict[str, Any]], schema: Schema, orphans: Sequence[
     rows = [[f"tau={_f(r['tau'], 2)}", *(_f(r[k]) for k in _MAIN)] for r in results]
     if "pq" in first:
         rows.append(["pq-match", *(_f(first["pq"][k]) for k in _MAIN)])
-    lines += ["", *_table(["", *_MAIN_HEADER], rows), ""]
+    lines += ["", *aligned(["", *_MAIN_HEADER], rows), ""]
     r = primary
     lines.append(f"At tau={_f(r['tau'], 2)}:")
     lines.append(
@@ -73,8 +67,8 @@ def render(results: Sequence[dict[str, Any]], schema: Schema, orphans: Sequence[
         ]
         for t, c in r["per_type"].items()
     ]
-    lines += ["", *_table(["type", "group", "gold", "pred", "tp", "P", "R", "F1"], type_rows)]
+    lines += ["", *aligned(["type", "group", "gold", "pred", "tp", "P", "R", "F1"], type_rows)]
     if len(r["per_source"]) > 1:
         src_rows = [[s, str(m["pages"]), *(_f(m[k]) for k in _MAIN)] for s, m in r["per_source"].items()]
-        lines += ["", *_table(["source", "pages", *_MAIN_HEADER], src_rows)]
+        lines += ["", *aligned(["source", "pages", *_MAIN_HEADER], src_rows)]
     return "\n".join(lines)

@@ -20,9 +20,8 @@ from redact_agent.errors import InputError
 from redact_agent.eval import metrics
 from redact_agent.eval.page_eval import PreparedPage, evaluate, prepare
 from redact_agent.pages import GoldPage, PredictionPage, gold_paths, load_gold_page, load_prediction_page
+from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import Schema
-
-SWEEP_TAUS = (0.50, 0.75, 0.95)
 
 
 @contextmanager
@@ -112,7 +111,7 @@ def _supported(pairs: Sequence[Pair], schema: Schema, types: frozenset[str], tau
 def score_pages(
     loaded: Loaded,
     schema: Schema,
-    taus: Sequence[float] = (0.75,),
+    taus: Sequence[float] = (PROTOCOL.tau,),
     pq: bool = False,
     supported: frozenset[str] | None = None,
 ) -> list[dict[str, Any]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from PIL import Image
@@ -18,27 +17,33 @@ from PIL import Image
 from redact_agent.boxes import union_box
 from redact_agent.local import entities, labels, patterns, signatures
 from redact_agent.local.ink import grey, tighten
-from redact_agent.local.layout import Segment, segments
-from redact_agent.local.spans import Span
+from redact_agent.local.layout import Segment
+from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
-from redact_agent.tools.ocr import DEFAULT_ENGINE, Word, get_engine
+from redact_agent.protocol import PROTOCOL, Mode
+from redact_agent.tools.ocr import Word, get_engine
 from redact_agent.tools.regions import ocr_words
 
-Mode = Literal["single", "tools"]
 LOW_CONFIDENCE = 0.6
 SMALL_TEXT_PX = 11
 
 
+RECOGNISERS: tuple[Recogniser, ...] = (patterns.RECOGNISER, labels.RECOGNISER, entities.RECOGNISER)
+
+
 @dataclass(frozen=True)
 class Found:
-    words: list[Word]
+    text: PageText
     spans: list[Span]  # resolved, before the policy
 
+    @property
+    def words(self) -> list[Word]:
+        return self.text.words
 
-def recognise(words: list[Word]) -> list[Span]:
-    segs = segments(words)
-    return patterns.find(segs) + labels.find(segs, words) + entities.find(segs, words)
+
+def recognise(text: PageText) -> list[Span]:
+    return [span for recogniser in RECOGNISERS for span in recogniser.find(text)]
 
 
 def _chars(span: Span, words: list[Word]) -> dict[int, tuple[int, int]]:
@@ -100,7 +105,7 @@ def value_of(span: Span, words: list[Word]) -> str:
 
 
 class LocalEngine:
-    def __init__(self, mode: Mode = "single", policy: Policy | None = None, ocr: str = DEFAULT_ENGINE):
+    def __init__(self, mode: Mode = "single", policy: Policy | None = None, ocr: str = PROTOCOL.ocr):
         self.mode = mode
         self.policy = policy or load_policy("default")
         self.ocr = get_engine(ocr)
@@ -113,11 +118,12 @@ class LocalEngine:
         words = self.ocr.words(page)
         if self.mode == "tools":
             words = self._reread(page, words)
-        spans = recognise(words)
+        text = PageText.of(words)
+        spans = recognise(text)
         if self.mode == "tools":
-            spans += _repeats(resolve(spans, words), words, segments(words))
-        spans += _deny(self.policy, words, segments(words))
-        return Found(words, resolve(spans, words))
+            spans += _repeats(resolve(spans, words), text)
+        spans += _deny(self.policy, text)
+        return Found(text, resolve(spans, words))
 
     def find_page(self, page_id: str, image: Image.Image) -> Finding:
         """The main job's interface: a prediction page, and no transcript (no model is asked)."""
@@ -141,7 +147,7 @@ class LocalEngine:
             box = union_box([tighten(page_grey, _trimmed(found.words, s, i)) for i in s.words])
             out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3)))
         if self.policy.redacts("SIGNATURE"):
-            for box in signatures.find(page_grey, segments(found.words), found.words):
+            for box in signatures.find(page_grey, found.text.segs, found.words):
                 out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5))
         return out
 
@@ -180,8 +186,9 @@ def _occurrences(seg: Segment, tokens: list[str], words: list[Word]) -> list[tup
     return [seg.words[k : k + n] for k in range(len(texts) - n + 1) if texts[k : k + n] == tokens]
 
 
-def _repeats(spans: list[Span], words: list[Word], segs: list[Segment]) -> list[Span]:
+def _repeats(spans: list[Span], text: PageText) -> list[Span]:
     """Every other place a found value is printed, with the same type."""
+    words, segs = text.words, text.segs
     out = []
     for s in spans:
         if s.source == "date":  # dates repeat by design; each is found on its own
@@ -198,8 +205,9 @@ def _repeats(spans: list[Span], words: list[Word], segs: list[Segment]) -> list[
 _EDGE = ".,:;#()[]|"
 
 
-def _deny(policy: Policy, words: list[Word], segs: list[Segment]) -> list[Span]:
+def _deny(policy: Policy, text: PageText) -> list[Span]:
     """Every printed occurrence of a deny term (case and edge punctuation ignored)."""
+    words, segs = text.words, text.segs
     out = []
     for term, type_ in policy.deny:
         want = [t.strip(_EDGE).casefold() for t in _tokens(term)]

@@ -22,7 +22,7 @@ import probablepeople
 import usaddress
 
 from redact_agent.local.layout import Segment, below, part
-from redact_agent.local.spans import Span
+from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.tools.ocr import Word
 
 _ORG_CUES = re.compile(
@@ -299,7 +299,8 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     return out
 
 
-def find(segs: list[Segment], words: list[Word]) -> list[Span]:
+def find(page_text: PageText) -> list[Span]:
+    segs, words = page_text.segs, page_text.words
     out = _address_blocks(segs, words)
     for seg in segs:
         text = seg.text.strip(" :;|")
@@ -322,3 +323,12 @@ def find(segs: list[Segment], words: list[Word]) -> list[Span]:
             if CALL_LETTERS.fullmatch(token) and token.split("-")[0] not in _NOT_CALL_LETTERS:
                 out.append(Span("INSTITUTION_CODE", (i,), 0.6, "call-letters"))
     return out
+
+
+RECOGNISER = Recogniser(
+    "entities",
+    frozenset(
+        {"POSTAL_ADDRESS", "LOCATION", "ORGANIZATION", "CUSTOMER_ID", "PERSON_NAME", "JOB_TITLE", "INSTITUTION_CODE"}
+    ),
+    find,
+)

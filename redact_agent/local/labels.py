@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from redact_agent.local.entities import is_common_surname, is_organization, split_code
 from redact_agent.local.layout import Segment, below, part, right_of
 from redact_agent.local.patterns import DATE
-from redact_agent.local.spans import Span
+from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.tools.ocr import Word
 
 
@@ -172,7 +172,8 @@ def _is_label(text: str) -> bool:
     return text.rstrip().endswith(":") or label_type(text) is not None
 
 
-def find(segs: list[Segment], words: list[Word]) -> list[Span]:
+def find(text: PageText) -> list[Span]:
+    segs, words = text.segs, text.words
     out: list[Span] = []
     for seg in segs:
         found = label_type(seg.text)
@@ -286,3 +287,13 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
             for span in _value_spans(seg, header, found[0], found[1]):
                 out.append(Span(span.type, span.words, 0.7, "column-header", span.cut_left, span.cut_right))
     return out
+
+
+RECOGNISER = Recogniser(
+    "labels",
+    frozenset({"BUSINESS_ID", "CASE_NUMBER", "CONTRACT_NUMBER", "CUSTOMER_ID", "DATE_OF_BIRTH", "EMPLOYEE_ID",
+               "FINANCIAL_ACCOUNT", "GOVERNMENT_ID", "INSTITUTION_CODE", "INVOICE_NUMBER", "JOB_TITLE", "LOCATION",
+               "ONLINE_ID", "ORGANIZATION", "PERSON_NAME", "PHONE_NUMBER", "POLICY_NUMBER", "VEHICLE_ID",
+               "EMAIL_ADDRESS", "POSTAL_ADDRESS", "DATE"}),
+    find,
+)  # fmt: skip

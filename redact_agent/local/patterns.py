@@ -20,7 +20,7 @@ from stdnum.eu import vat
 from stdnum.us import ein, ssn
 
 from redact_agent.local.layout import Segment
-from redact_agent.local.spans import Span
+from redact_agent.local.spans import PageText, Recogniser, Span
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 URL = re.compile(
@@ -137,9 +137,9 @@ def _spelled_dates(seg: Segment) -> Iterator[Span]:
             yield Span("DATE", words, 0.7, "datefinder", left, right)
 
 
-def find(segs: list[Segment]) -> list[Span]:
+def find(text: PageText) -> list[Span]:
     out: list[Span] = []
-    for seg in segs:
+    for seg in text.segs:
         out += _spans(seg, EMAIL, "EMAIL_ADDRESS", 0.95, "email")
         # URLs are whole tokens: OCR garbles their scheme ("http:/Isbgi.net") more than their ends.
         out += [Span(s.type, s.words, s.score, s.source) for s in _spans(seg, URL, "ONLINE_ID", 0.85, "url", ok=_no_at)]
@@ -158,3 +158,11 @@ def find(segs: list[Segment]) -> list[Span]:
             words, left, right = seg.cuts(m.start(), m.end())
             out.append(Span(_PREFIX_TYPES[m.group("prefix")], words, 0.7, "prefix", left, right))
     return out
+
+
+RECOGNISER = Recogniser(
+    "patterns",
+    frozenset({"EMAIL_ADDRESS", "ONLINE_ID", "PHONE_NUMBER", "DATE", "GOVERNMENT_ID", "BUSINESS_ID",
+               "FINANCIAL_ACCOUNT", "VEHICLE_ID", *_PREFIX_TYPES.values()}),
+    find,
+)  # fmt: skip

@@ -20,7 +20,8 @@ from typing import Any
 from IPython.display import display as _ipython_display
 from PIL import Image
 
-from redact_agent.agent.coords import GRIDS, CoordSpace, ResizedPixels
+from redact_agent.coords import CoordSpace, space_named
+from redact_agent.protocol import PROTOCOL
 from redact_agent.tools.ocr import get_engine
 from redact_agent.tools.regions import ocr_words, region
 
@@ -30,15 +31,17 @@ page: Image.Image
 W: int
 H: int
 _space: CoordSpace
+_ocr: str = PROTOCOL.ocr
 
 
-def load(path: str, space: str = "grid999") -> None:
-    """Open the page; `space` is a grid name, or "resized-pixels" for a model that answers in
-    the pixels of the image it was sent (the page here is that image)."""
-    global page, W, H, _space
+def load(path: str, space: str = "grid999", ocr_engine: str = PROTOCOL.ocr) -> None:
+    """Open the page; `space` names the model's coordinate space (for "resized-pixels", the
+    page here is the image the model was sent); `ocr_engine` is the finder's OCR engine."""
+    global page, W, H, _space, _ocr
     page = Image.open(path).convert("RGB")
     W, H = page.size
-    _space = ResizedPixels(W, H) if space == "resized-pixels" else GRIDS[space]
+    _space = space_named(space, W, H)
+    _ocr = ocr_engine
 
 
 def to_px(box_2d: list[int]) -> tuple[float, float, float, float]:
@@ -63,7 +66,7 @@ def zoom(box_2d: list[int], scale: float = 2.0) -> Image.Image:
 
 def ocr(box_2d: list[int] | None = None) -> list[dict[str, Any]]:
     box = to_px(box_2d) if box_2d is not None else None
-    words = ocr_words(page, get_engine(), box, scale=2.0 if box is not None else 1.0)
+    words = ocr_words(page, get_engine(_ocr), box, scale=2.0 if box is not None else 1.0)
     return [{"text": w.text, "box_2d": to_grid(list(w.bbox)), "confidence": w.confidence} for w in words]
 
 

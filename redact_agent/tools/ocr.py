@@ -27,8 +27,8 @@ from PIL import Image
 
 from redact_agent.boxes import Box
 from redact_agent.errors import RedactAgentError
+from redact_agent.protocol import PROTOCOL
 
-DEFAULT_ENGINE = "tesseract"
 _CACHE_SIZE = 64
 
 
@@ -232,7 +232,7 @@ def clear_caches() -> None:
         engine.clear_cache()
 
 
-def get_engine(name: str = DEFAULT_ENGINE) -> OcrEngine:
+def get_engine(name: str = PROTOCOL.ocr) -> OcrEngine:
     """The shared instance of an engine (models load once per process)."""
     if name not in ENGINES:
         raise OcrUnavailable(f"unknown OCR engine {name!r} (have: {', '.join(ENGINES)})")

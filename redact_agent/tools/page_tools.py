@@ -4,7 +4,8 @@ Each tool is a plain function with a pydantic argument model; its OpenAI `tools`
 is generated from that model. `call_tool` never raises for anything the model did: unknown
 tools, unparsable or invalid arguments and `ToolError`s all come back as an error result the
 model can read and correct. Any other exception is a bug and propagates. Boxes are given and
-returned in the page's model coordinate space (0–999 grid by default).
+returned in the page's model coordinate space (0–999 grid by default), which also describes
+`box_2d` in each schema.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from typing import Any, Protocol
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from redact_agent.agent.coords import GRID_999, BoxField, CoordSpace
+from redact_agent.coords import GRID_999, BoxField, CoordSpace, describe_boxes
 from redact_agent.errors import RedactAgentError, describe
-from redact_agent.tools.ocr import DEFAULT_ENGINE, OcrEngine, get_engine
+from redact_agent.protocol import PROTOCOL
+from redact_agent.tools.ocr import OcrEngine, get_engine
 from redact_agent.tools.regions import MAX_SCALE, Region, RegionError, ocr_words, region
 from redact_agent.tools.sandbox import ExecResult, SandboxFailed, SandboxUnavailable
 
@@ -46,7 +48,7 @@ class PageContext:
 
     page: Image.Image
     space: CoordSpace = GRID_999
-    ocr_engine: str = DEFAULT_ENGINE
+    ocr_engine: str = PROTOCOL.ocr
     python: PythonRunner | None = None
     _engine: OcrEngine | None = field(default=None, init=False, repr=False)
 
@@ -148,13 +150,14 @@ class Tool:
     def description(self) -> str:
         return " ".join((self.fn.__doc__ or "").split())
 
-    def openai_schema(self) -> dict[str, Any]:
+    def openai_schema(self, describe_box: str = GRID_999.describe) -> dict[str, Any]:
+        """The OpenAI `tools` entry; `describe_box` says what `box_2d` is (the model's space)."""
         return {
             "type": "function",
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": self.args.model_json_schema(),
+                "parameters": describe_boxes(self.args.model_json_schema(), describe_box),
             },
         }
 

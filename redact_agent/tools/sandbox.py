@@ -30,6 +30,7 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from redact_agent.errors import RedactAgentError
+from redact_agent.protocol import PROTOCOL
 from redact_agent.tools.confine import (
     Limits,
     SandboxUnavailable,
@@ -78,7 +79,7 @@ class Kernel:
         if problem:
             raise SandboxUnavailable(f"run_python is disabled: {problem}")
         self.limits = limits or Limits()
-        self._page: tuple[bytes, str] | None = None
+        self._page: tuple[bytes, str, str] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._client: BlockingKernelClient | None = None
         self._scratch: str | None = None
@@ -117,19 +118,20 @@ class Kernel:
         if self._page is not None:
             self._boot(*self._page)
 
-    def load_page(self, png: bytes, space: str = "grid999") -> None:
-        """Preload a page (`page`, `W`, `H` and the helpers); kept across restarts."""
-        self._page = (png, space)
-        self._boot(png, space)
+    def load_page(self, png: bytes, space: str = "grid999", ocr: str = PROTOCOL.ocr) -> None:
+        """Preload a page (`page`, `W`, `H` and the helpers, `ocr()` reading with engine `ocr`);
+        kept across restarts."""
+        self._page = (png, space, ocr)
+        self._boot(png, space, ocr)
 
-    def _boot(self, png: bytes, space: str) -> None:
+    def _boot(self, png: bytes, space: str, ocr: str) -> None:
         assert self._scratch is not None
         path = os.path.join(self._scratch, "page.png")
         Path(path).write_bytes(png)
         os.chmod(path, 0o644)
         boot = (
             "import redact_agent.tools.kernel_env as _env\n"
-            f"_env.load({path!r}, {space!r})\n"
+            f"_env.load({path!r}, {space!r}, {ocr!r})\n"
             "from redact_agent.tools.kernel_env import *\n"
             "del _env\n"
         )
@@ -269,7 +271,7 @@ class KernelPool:
         self._pending += 1
         threading.Thread(target=start, daemon=True).start()
 
-    def acquire(self, page_png: bytes, space: str = "grid999") -> Kernel:
+    def acquire(self, page_png: bytes, space: str = "grid999", ocr: str = PROTOCOL.ocr) -> Kernel:
         """A fresh kernel with the page loaded; a replacement starts in the background."""
         with self._lock:
             if self._closed:
@@ -279,7 +281,7 @@ class KernelPool:
         got = self._ready.get(timeout=self.limits.start_seconds * 2)
         if isinstance(got, BaseException):
             raise got
-        got.load_page(page_png, space)
+        got.load_page(page_png, space, ocr)
         return got
 
     def close(self) -> None:
@@ -295,13 +297,13 @@ class KernelPool:
 class SandboxPython:
     """`run_python` for one page: takes a kernel on first use, shuts it down on `close()`."""
 
-    def __init__(self, pool: KernelPool, page_png: bytes, space: str = "grid999"):
-        self._pool, self._png, self._space = pool, page_png, space
+    def __init__(self, pool: KernelPool, page_png: bytes, space: str = "grid999", ocr: str = PROTOCOL.ocr):
+        self._pool, self._png, self._space, self._ocr = pool, page_png, space, ocr
         self._kernel: Kernel | None = None
 
     def execute(self, code: str) -> ExecResult:
         if self._kernel is None:
-            self._kernel = self._pool.acquire(self._png, self._space)
+            self._kernel = self._pool.acquire(self._png, self._space, self._ocr)
         return self._kernel.execute(code)
 
     def close(self) -> None:

@@ -5,8 +5,9 @@ import json
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.client import ChatClient, ModelConfig
-from redact_agent.agent.loop import Budgets, run_tools
+from redact_agent.agent.loop import run_page
 from redact_agent.agent.scripted import ScriptedServer, Step
 
 
@@ -37,7 +38,7 @@ def test_zoom_and_ocr_then_submit(page):
         Step(tool_calls=[_call("submit_redactions", {"entities": [ENTITY]}, 4)]),
     ]
     with ScriptedServer(script) as server:
-        run = run_tools("p1", page, _client(server))
+        run = run_page("p1", page, _client(server), "tools")
     assert run.page.valid and run.page.predictions[0].type == "INVOICE_NUMBER"
     first, second, third = server.requests
     names = [t["function"]["name"] for t in first["tools"]]
@@ -54,14 +55,14 @@ def test_zoom_and_ocr_then_submit(page):
 
 def test_a_final_message_also_ends_the_page(page):
     with ScriptedServer([Step(json.dumps({"entities": [ENTITY]}))]) as server:
-        run = run_tools("p1", page, _client(server))
+        run = run_page("p1", page, _client(server), "tools")
     assert run.page.valid and len(run.page.predictions) == 1
 
 
 def test_invalid_submission_empties_the_page(page):
     bad = {"entities": [{"type": "INVOICE", "box_2d": [1, 2, 3, 4]}]}
     with ScriptedServer([Step(tool_calls=[_call("submit_redactions", bad)])]) as server:
-        run = run_tools("p1", page, _client(server))
+        run = run_page("p1", page, _client(server), "tools")
     assert not run.page.valid and "unknown PII type" in run.page.reason
 
 
@@ -77,7 +78,7 @@ def test_invalid_submission_empties_the_page(page):
 def test_budgets_end_the_page_as_invalid(page, budgets, reason):
     looping = Step(tool_calls=[_call("crop", {"box_2d": [0, 0, 500, 500]})])
     with ScriptedServer([looping], repeat_last=True) as server:
-        run = run_tools("p1", page, _client(server), budgets=budgets)
+        run = run_page("p1", page, _client(server), "tools", budgets=budgets)
     assert not run.page.valid and reason in run.page.reason
 
 
@@ -140,10 +141,64 @@ def test_prompt_level_tool_protocol_for_models_without_native_tools(page):
     ]
     with ScriptedServer(script) as server:
         client = ChatClient(ModelConfig(model="OpenGVLab/InternVL3-8B", base_url=server.url, attempts=1))
-        run = run_tools("p1", page, client)
+        run = run_page("p1", page, client, "tools")
     first, second = server.requests
     assert "tools" not in first and '{"tool": "<name>"' in first["messages"][1]["content"][0]["text"]
     result = second["messages"][-1]
     assert result["role"] == "user" and result["content"][0]["text"].startswith("Result of ocr: ")
     # InternVL answers on 0-1000: the same grid numbers land slightly differently than on 0-999.
     assert run.page.valid and run.page.predictions[0].bbox == pytest.approx((239.76, 99.9, 329.67, 129.87))
+
+
+def _box_descriptions(node, out):
+    """Every description of a `box_2d` property anywhere in a JSON document."""
+    if isinstance(node, dict):
+        box = node.get("properties", {}).get("box_2d")
+        if isinstance(box, dict):
+            out.append(box.get("description", ""))
+        for value in node.values():
+            _box_descriptions(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _box_descriptions(value, out)
+    return out
+
+
+@pytest.mark.parametrize(
+    "model, says",
+    [
+        ("Qwen/Qwen3-VL-8B-Instruct", "0-1000 grid"),
+        ("gemini-2.5-pro", "[ymin, xmin, ymax, xmax]"),
+        ("Qwen/Qwen2.5-VL-7B-Instruct", "absolute pixel"),
+        ("OpenGVLab/InternVL3-8B", "0-1000 grid"),  # the tools are described in the prompt
+    ],
+)
+def test_a_request_describes_box_2d_one_way_throughout(page, model, says):
+    with ScriptedServer([Step(json.dumps({"entities": []}))]) as server:
+        client = ChatClient(ModelConfig(model=model, base_url=server.url, attempts=1))
+        run_page("p1", page, client, "tools")
+    body = server.requests[0]
+    system = body["messages"][0]["content"]
+    assert f"`box_2d` is {says}" in system or says in system
+    described = _box_descriptions(body.get("tools", []), [])
+    prompt_text = body["messages"][1]["content"][0]["text"]
+    if "tools" not in body:  # prompt-level protocol: the schemas are in the prompt
+        schemas = [line.split("Arguments: ", 1)[1] for line in prompt_text.splitlines() if "Arguments: " in line]
+        described = _box_descriptions([json.loads(s) for s in schemas], [])
+    assert len(described) >= 4 and all(says in d for d in described), described
+    assert "0-999" not in json.dumps(body)
+
+
+def test_the_finders_ocr_engine_reads_for_the_models_ocr_tool(page, monkeypatch):
+    from redact_agent.tools import page_tools
+
+    asked = []
+    real = page_tools.get_engine
+    monkeypatch.setattr(page_tools, "get_engine", lambda name: asked.append(name) or real(name))
+    script = [
+        Step(tool_calls=[_call("ocr", {"box_2d": [50, 50, 500, 200]}, 1)]),
+        Step(tool_calls=[_call("submit_redactions", {"entities": []}, 2)]),
+    ]
+    with ScriptedServer(script) as server:
+        run_page("p1", page, _client(server), "tools", ocr="tesseract")
+    assert asked == ["tesseract"]

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from redact_agent.agent.coords import GEMINI_1000, ResizedPixels
 from redact_agent.agent.output import ModelOutput, validate_output
+from redact_agent.coords import GEMINI_1000, ResizedPixels
 
 W, H = 999, 1998
 

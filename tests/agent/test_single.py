@@ -7,9 +7,9 @@ from PIL import Image
 
 from redact_agent.agent.cache import ResponseCache
 from redact_agent.agent.client import ChatClient, ModelConfig
+from redact_agent.agent.loop import run_page
 from redact_agent.agent.profiles import profile_for, smart_resize
 from redact_agent.agent.scripted import ScriptedServer, Step
-from redact_agent.agent.single import run_single
 
 PAGE = Image.new("RGB", (999, 1998), "white")
 
@@ -25,7 +25,7 @@ def _client(server, model="gpt-test", cache=None):
 def test_valid_answer_becomes_page_pixels_and_the_request_carries_prompt_and_image():
     ent = {"type": "PERSON_NAME", "value": "Ann Lee", "confidence": 0.9, "box_2d": [100, 200, 300, 400]}
     with ScriptedServer([Step(_answer(ent))]) as server:
-        run = run_single("p1", PAGE, _client(server))
+        run = run_page("p1", PAGE, _client(server))
     assert run.page.valid and run.page.predictions[0].bbox == (100.0, 400.0, 300.0, 800.0)
     body = server.requests[0]
     assert body["model"] == "gpt-test" and body["temperature"] == 0.0
@@ -48,7 +48,7 @@ def test_valid_answer_becomes_page_pixels_and_the_request_carries_prompt_and_ima
 )
 def test_invalid_answers_empty_the_page_with_a_reason(content, reason):
     with ScriptedServer([Step(content)]) as server:
-        run = run_single("p1", PAGE, _client(server))
+        run = run_page("p1", PAGE, _client(server))
     assert not run.page.valid and run.page.predictions == [] and reason in run.page.reason
     assert len(server.requests) == 1  # invalid output is not retried
 
@@ -56,13 +56,13 @@ def test_invalid_answers_empty_the_page_with_a_reason(content, reason):
 def test_transport_failures_are_retried_then_succeed():
     with ScriptedServer([Step(status=429), Step(status=500), Step(status=503), Step(_answer())]) as server:
         client = _client(server)
-        run = run_single("p1", PAGE, client)
+        run = run_page("p1", PAGE, client)
     assert run.page.valid and len(server.requests) == 4 and client.calls == 4
 
 
 def test_retries_are_bounded():
     with ScriptedServer([Step(status=500)], repeat_last=True) as server, pytest.raises(Exception, match="scripted 500"):
-        run_single("p1", PAGE, _client(server))
+        run_page("p1", PAGE, _client(server))
     assert len(server.requests) == 4
 
 
@@ -70,17 +70,17 @@ def test_a_rerun_with_the_same_settings_makes_no_model_call(tmp_path):
     cache = ResponseCache(tmp_path)
     ent = {"type": "DATE", "box_2d": [1, 2, 30, 40]}
     with ScriptedServer([Step(_answer(ent)), Step(_answer())]) as server:
-        first = run_single("p1", PAGE, _client(server, cache=cache))
-        again = run_single("p1", PAGE, _client(server, cache=cache))
+        first = run_page("p1", PAGE, _client(server, cache=cache))
+        again = run_page("p1", PAGE, _client(server, cache=cache))
         assert len(server.requests) == 1 and again.page == first.page and again.transcript[2]["cached"]
-        other = run_single("p1", PAGE.rotate(90, expand=True), _client(server, cache=cache))  # another image: a miss
+        other = run_page("p1", PAGE.rotate(90, expand=True), _client(server, cache=cache))  # another image: a miss
     assert len(server.requests) == 2 and other.page.predictions == []
 
 
 def test_gemini_answers_y_first_on_0_1000():
     ent = {"type": "DATE", "box_2d": [200, 100, 400, 300]}  # [ymin, xmin, ymax, xmax]
     with ScriptedServer([Step(_answer(ent))]) as server:
-        run = run_single("p1", Image.new("RGB", (1000, 2000), "white"), _client(server, model="gemini-2.5-pro"))
+        run = run_page("p1", Image.new("RGB", (1000, 2000), "white"), _client(server, model="gemini-2.5-pro"))
     assert run.page.predictions[0].bbox == (100.0, 400.0, 300.0, 800.0)
     assert "[ymin, xmin, ymax, xmax]" in server.requests[0]["messages"][0]["content"]
 
@@ -92,7 +92,7 @@ def test_qwen25_vl_gets_a_resized_image_and_answers_in_its_pixels():
     # A box in the sent image's pixels maps back to the page by the sent size.
     ent = {"type": "DATE", "box_2d": [644, 826, 1288, 1652]}
     with ScriptedServer([Step(_answer(ent))]) as server:
-        run = run_single("p1", page, _client(server, model="Qwen/Qwen2.5-VL-7B-Instruct"))
+        run = run_page("p1", page, _client(server, model="Qwen/Qwen2.5-VL-7B-Instruct"))
     assert run.sent_size == (1288, 1652)
     assert run.page.predictions[0].bbox == pytest.approx((637.5, 825.5, 1275, 1651))
     assert "absolute pixel" in server.requests[0]["messages"][0]["content"]
@@ -109,7 +109,7 @@ def test_qwen25_vl_gets_a_resized_image_and_answers_in_its_pixels():
     ],
 )
 def test_profiles_by_model_name(model, coordinates):
-    assert profile_for(model).coordinates == coordinates
+    assert profile_for(model).coordinates.name == coordinates
 
 
 def test_smart_resize_bounds():

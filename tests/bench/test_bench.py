@@ -12,12 +12,12 @@ from PIL import Image
 
 from redact_agent.bench.compare import compare
 from redact_agent.bench.runner import run_id, run_system
-from redact_agent.bench.spec import SystemSpec, load_experiment, parse_spec
 from redact_agent.cli import main
 from redact_agent.errors import InputError
 from redact_agent.pages import Finding, Prediction, PredictionPage, load_gold_page
 from redact_agent.schema import default_schema
 from redact_agent.synth.corpus import synthesise
+from redact_agent.systems import SystemSpec, load_experiment, parse_spec
 from redact_agent.tools.ocr import rapid_models
 
 

@@ -1,6 +1,7 @@
 """OCR words laid out as rows of text, for recogniser tests that need no image."""
 
 from redact_agent.local.engine import recognise
+from redact_agent.local.spans import PageText
 from redact_agent.tools.ocr import Word
 
 
@@ -16,4 +17,4 @@ def rows(*lines: tuple[str, tuple[float, float, float, float]]) -> list[Word]:
 
 def found(words: list[Word]) -> set[tuple[str, str]]:
     """(type, words' text) of every span the recognisers propose."""
-    return {(s.type, " ".join(words[i].text for i in s.words)) for s in recognise(words)}
+    return {(s.type, " ".join(words[i].text for i in s.words)) for s in recognise(PageText.of(words))}

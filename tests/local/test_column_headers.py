@@ -4,6 +4,7 @@ and the cell overlap by a few pixels (detectors pad each line; the ad-buy pages 
 import pytest
 
 from redact_agent.local.engine import recognise, value_of
+from redact_agent.local.spans import PageText
 from redact_agent.tools.ocr import Word
 from tests.local.rows import found, rows
 
@@ -21,14 +22,14 @@ def _page(value_top: float) -> list[Word]:
 @pytest.mark.parametrize("value_top", [603, 599, 597])  # a gap, touching, 2 px of overlap
 def test_cell_under_header_takes_its_type(value_top):
     words = _page(value_top)
-    spans = [(s.type, [words[i].text for i in s.words]) for s in recognise(words)]
+    spans = [(s.type, [words[i].text for i in s.words]) for s in recognise(PageText.of(words))]
     assert ("CUSTOMER_ID", ["1268"]) in spans
 
 
 def test_a_word_on_the_same_line_is_not_a_header():
     words = _page(597)
     words[3] = Word("1268", (847, 580, 884, 598), 0.99, 2, 2)  # level with "Agy Code"
-    assert not any(s.type == "CUSTOMER_ID" for s in recognise(words))
+    assert not any(s.type == "CUSTOMER_ID" for s in recognise(PageText.of(words)))
 
 
 def test_label_in_a_header_row_heads_its_column():
@@ -58,5 +59,5 @@ def test_est_external_label():
 def test_a_code_whose_bracket_the_form_clipped():
     # vrdu-adbuy-97411d426513-p1: the field ends in "(454", its ")" cut off by the form.
     words = rows(("Salesperson", (500, 191, 590, 209)), ("HOUSE-MONTANA, KECI/KTVM (454", (605, 191, 925, 209)))
-    codes = [value_of(s, words) for s in recognise(words) if s.type == "EMPLOYEE_ID"]
+    codes = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "EMPLOYEE_ID"]
     assert codes == ["454"]

@@ -1,12 +1,13 @@
 """Entity cues without labels: names inside running text, organisations, street lines."""
 
 from redact_agent.local.engine import recognise, value_of
+from redact_agent.local.spans import PageText
 from tests.local.rows import found, rows
 
 
 def test_a_name_inside_running_text():
     words = rows(("thank you, Gary Huang, for the report of Clarence B. Smith", (100, 100, 900, 124)))
-    names = {value_of(s, words) for s in recognise(words) if s.type == "PERSON_NAME"}
+    names = {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "PERSON_NAME"}
     assert names == {"Gary Huang", "Clarence B. Smith"}  # the comma after "Huang" is not the name
 
 

@@ -64,7 +64,7 @@ def found():
         d.text((700, 900 + k * 34), line, fill="black", font=font)
     d.text((40, y + 40), "Signature:", fill="black", font=font)
     d.line([(200, y + 60), (260, y + 30), (300, y + 70), (350, y + 28), (420, y + 62)], fill="black", width=3)
-    preds = LocalEngine(policy=load_policy("all")).predict(page)
+    preds = LocalEngine(policy=load_policy("all"), ocr="tesseract").predict(page)
     return [(p.type, "".join((p.value or "").split())) for p in preds]  # OCR spacing varies
 
 
@@ -137,3 +137,20 @@ def test_eu_vat_numbers_of_every_shape_stdnum_accepts(line, value):
 @pytest.mark.parametrize("line", ["NL004495446B01 Amsterdam", "DEPARTMENT 12345678", "ESTIMATE 12345678"])
 def test_vat_shapes_that_stdnum_rejects_are_not_business_ids(line):
     assert not any(t == "BUSINESS_ID" for t, _ in spans(rows((line, (40, 40, 40 + 14 * len(line), 64)))))
+
+
+def test_each_recogniser_proposes_only_the_types_it_declares():
+    from redact_agent.local.engine import RECOGNISERS
+    from redact_agent.local.spans import PageText
+    from redact_agent.tools.ocr import get_engine
+
+    font = ImageFont.load_default(size=24)
+    page = Image.new("RGB", (1100, 1700), "white")
+    d = ImageDraw.Draw(page)
+    for k, line in enumerate(LINES + ADDRESS):
+        d.text((40, 30 + 48 * k), line, fill="black", font=font)
+    text = PageText.of(get_engine("tesseract").words(page))
+    for recogniser in RECOGNISERS:
+        proposed = {s.type for s in recogniser.find(text)}
+        assert proposed and proposed <= recogniser.types, (recogniser.name, proposed - recogniser.types)
+    assert set().union(*(r.types for r in RECOGNISERS)) <= set(default_schema().type_names)

@@ -7,7 +7,6 @@ import random
 import numpy as np
 import pytest
 
-from redact_agent.bench.spec import SystemSpec, parse_spec
 from redact_agent.boxes import iou_matrix
 from redact_agent.errors import InputError
 from redact_agent.peers.presidio import PresidioPeer
@@ -15,6 +14,7 @@ from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
 from redact_agent.synth.canvas import Canvas
 from redact_agent.synth.corpus import ink_annotations
+from redact_agent.systems import SystemSpec, parse_spec
 
 
 def test_the_peer_finds_pattern_pii_and_merges_words_per_span() -> None:

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from redact_agent.agent.coords import GRID_1000
+from redact_agent.coords import GRID_1000
 from redact_agent.tools.page_tools import TOOLS, PageContext, call_tool
 from redact_agent.tools.sandbox import KernelPool, Limits, SandboxPython, confinement_problem
 
@@ -13,7 +13,9 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 @pytest.fixture
 def ctx():
-    return PageContext(Image.open(FIXTURES / "order-block.png").convert("RGB"))
+    return PageContext(
+        Image.open(FIXTURES / "order-block.png").convert("RGB"), ocr_engine="tesseract"
+    )  # tight word boxes
 
 
 def test_every_tool_has_an_openai_schema_from_its_arguments():

@@ -1,44 +1,78 @@
-"""System specs: one string names a whole system, and builds its finder.
+"""Systems: one spec names a whole finder, and builds it. The main job, the bench and the
+command line all take their systems (and their choices) from here.
 
     local:MODE[:ocr=rapidocr]                         the embedded engine
-    openai:MODEL:MODE[:prompt=P][:refine=ocr-snap][:union=local]
+    openai:MODEL:MODE[:prompt=P][:refine=ocr-snap][:union=local][:retries=N][:ocr=O]
     vllm:MODEL:MODE[:...]:base_url=http://HOST:PORT/v1      (base_url always last)
     presidio                                          the Presidio peer (extra `peers`)
 
-MODE is `single` or `tools`. Options are `key=value` after the positional fields; unknown keys
-or values are errors, so a typo never runs a different system than the one named.
+MODE is `single` or `tools`. A spec is data (`SystemSpec`, a pydantic model that forbids unknown
+fields and checks its fields against each other); the text form and an experiment grid's rows
+are both validated as that data, so a typo never runs a different system than the one named.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
-from redact_agent.errors import InputError
+from PIL import Image
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from redact_agent.errors import InputError, describe
+from redact_agent.pages import Finding
+from redact_agent.protocol import PROTOCOL, Mode, OcrName
 
 if TYPE_CHECKING:
     from redact_agent.agent.budgets import Budgets
-    from redact_agent.job import Finder
     from redact_agent.policy import Policy
 
-BACKENDS = ("local", "openai", "vllm", "presidio")
-OPTIONS = {"ocr", "prompt", "refine", "union", "retries", "base_url"}
+Backend = Literal["local", "openai", "vllm", "presidio"]
+Refine = Literal["ocr-snap"]
+Union = Literal["local"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
+REFINES: tuple[Refine, ...] = get_args(Refine)
+UNIONS: tuple[Union, ...] = get_args(Union)
+_VLM_ONLY = ("model", "prompt", "refine", "union", "base_url", "retries")
 
 
-@dataclass(frozen=True)
-class SystemSpec:
-    backend: Literal["local", "openai", "vllm", "presidio"]
-    mode: Literal["single", "tools"] = "single"
+class Finder(Protocol):
+    """What finds PII on a page: the embedded engine, a VLM backend or a peer system."""
+
+    @property
+    def name(self) -> str: ...
+
+    def find_page(self, page_id: str, image: Image.Image) -> Finding: ...
+
+    def close(self) -> None: ...
+
+
+class SystemSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    backend: Backend
+    mode: Mode = "single"
     model: str | None = None
     prompt: str = "v1"
-    ocr: Literal["rapidocr", "tesseract"] = "rapidocr"
-    refine: Literal["ocr-snap"] | None = None
-    union: Literal["local"] | None = None
+    ocr: OcrName = PROTOCOL.ocr
+    refine: Refine | None = None
+    union: Union | None = None
     base_url: str | None = None
-    retries: int = 0  # VLM: ask again after invalid output
+    retries: int = Field(0, ge=0)  # VLM: ask again after invalid output
+
+    @model_validator(mode="after")
+    def _fields_fit_the_backend(self) -> SystemSpec:
+        given = self.model_fields_set
+        if self.backend == "presidio" and given - {"backend"}:
+            raise ValueError("the Presidio peer takes no fields: presidio")
+        if self.backend == "local" and given & set(_VLM_ONLY):
+            raise ValueError(
+                f"the local backend takes only mode and ocr, not {', '.join(sorted(given & set(_VLM_ONLY)))}"
+            )
+        if self.backend in ("openai", "vllm") and not self.model:
+            raise ValueError(f"backend {self.backend} needs a model (--model, or {self.backend}:MODEL:MODE)")
+        return self
 
     @property
     def slug(self) -> str:
@@ -46,7 +80,7 @@ class SystemSpec:
         if self.backend == "presidio":
             return "presidio"
         parts = [self.backend, *([self.model] if self.model else []), self.mode]
-        if self.backend == "local" and self.ocr != "rapidocr":
+        if self.ocr != PROTOCOL.ocr:
             parts.append(f"ocr-{self.ocr}")
         if self.backend != "local":
             parts += [f"prompt-{Path(self.prompt).name}"] if self.prompt != "v1" else []
@@ -56,7 +90,7 @@ class SystemSpec:
         return re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts))
 
     def as_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return self.model_dump(exclude_none=True)
 
     def finder(
         self, policy: Policy, cache_dir: Path | None = None, use_cache: bool = True, budgets: Budgets | None = None
@@ -77,10 +111,8 @@ class SystemSpec:
         from redact_agent.agent.client import ChatClient, ModelConfig
         from redact_agent.agent.engine import VlmFinder
         from redact_agent.local.engine import LocalEngine
-        from redact_agent.tools.ocr import get_engine
 
-        if not self.model:
-            raise InputError(f"backend {self.backend} needs a model (--model, or {self.backend}:MODEL:MODE)")
+        assert self.model is not None  # checked by the validator
         if self.backend == "vllm" and not self.base_url:
             raise InputError("backend vllm needs a base URL (--base-url, or base_url= in a spec): http://HOST:PORT/v1")
         if self.backend == "openai" and not self.base_url and not os.environ.get("OPENAI_API_KEY"):
@@ -92,10 +124,19 @@ class SystemSpec:
             self.prompt,
             self.mode,
             budgets=budgets,
-            refine_with=get_engine(self.ocr) if self.refine else None,
+            ocr=self.ocr,
+            refine=self.refine is not None,
             union_with=LocalEngine(mode="single", policy=policy, ocr=self.ocr) if self.union else None,
             retries_on_invalid=self.retries,
         )
+
+
+def spec_from(values: dict[str, Any], where: str) -> SystemSpec:
+    """Validate one system given as data; `where` names it in the error."""
+    try:
+        return SystemSpec.model_validate(values)
+    except ValidationError as exc:
+        raise InputError(f"{where}: {describe(exc)}") from None
 
 
 def load_experiment(path: Path) -> list[SystemSpec]:
@@ -113,71 +154,49 @@ def load_experiment(path: Path) -> list[SystemSpec]:
         doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise InputError(f"{path}: cannot read the experiment: {exc}") from None
-    fixed, vary = doc.get("fixed") or {}, doc.get("vary") or {}
-    if not isinstance(fixed, dict) or not isinstance(vary, dict) or set(doc) - {"fixed", "vary"}:
+    if not isinstance(doc, dict) or set(doc) - {"fixed", "vary"}:
         raise InputError(f"{path}: an experiment has only 'fixed' (a mapping) and 'vary' (lists per field)")
-    fields = set(SystemSpec.__dataclass_fields__)
-    unknown = (set(fixed) | set(vary)) - fields
-    if unknown:
-        raise InputError(f"{path}: unknown fields {', '.join(sorted(unknown))} (have: {', '.join(sorted(fields))})")
+    fixed, vary = doc.get("fixed") or {}, doc.get("vary") or {}
+    if not isinstance(fixed, dict) or not isinstance(vary, dict):
+        raise InputError(f"{path}: an experiment has only 'fixed' (a mapping) and 'vary' (lists per field)")
     if any(not isinstance(v, list) or not v for v in vary.values()):
         raise InputError(f"{path}: each 'vary' field needs a non-empty list")
-    specs = []
-    for combo in itertools.product(*vary.values()):
-        values = {**fixed, **dict(zip(vary, combo, strict=True))}
-        text = ":".join(
-            [str(values.get("backend", "")), *([str(values["model"])] if "model" in values else []),
-             str(values.get("mode", ""))]
-            + [f"{k}={v}" for k, v in values.items() if k not in ("backend", "model", "mode", "base_url")]
-            + ([f"base_url={values['base_url']}"] if "base_url" in values else [])
-        )  # fmt: skip
-        specs.append(parse_spec(text))  # the same checks as a spec on the command line
-    return specs
+    combos = itertools.product(*vary.values())
+    return [
+        spec_from({**fixed, **dict(zip(vary, c, strict=True))}, f"{path}: system {i + 1}") for i, c in enumerate(combos)
+    ]
 
 
 def parse_spec(text: str) -> SystemSpec:
+    """A system from its text form (see the module docstring)."""
     main, has_url, base_url = text.partition(":base_url=")  # a URL holds ':' itself: it comes last
     fields = main.split(":")
     positional = [f for f in fields if "=" not in f]
     options = [f for f in fields if "=" in f]
+    where = f"system {text!r}"
     if fields[: len(positional)] != positional:
-        raise InputError(f"system {text!r}: key=value options go after the positional fields")
+        raise InputError(f"{where}: key=value options go after the positional fields")
     backend = positional[0] if positional else ""
     if backend not in BACKENDS:
-        raise InputError(f"system {text!r}: backend must be one of {', '.join(BACKENDS)}")
-    if backend == "presidio":
-        if fields != ["presidio"] or has_url:
-            raise InputError(f"system {text!r}: the Presidio peer takes no fields: presidio")
-        return SystemSpec(backend="presidio")
-    want = 2 if backend == "local" else 3
-    if len(positional) != want:
-        shape = "local:MODE" if backend == "local" else f"{backend}:MODEL:MODE"
-        raise InputError(f"system {text!r}: expected {shape}[:key=value...]")
-    mode = positional[-1]
-    if mode not in ("single", "tools"):
-        raise InputError(f"system {text!r}: mode must be single or tools, not {mode!r}")
-    values: dict[str, str] = {}
+        raise InputError(f"{where}: backend must be one of {', '.join(BACKENDS)}")
+    values: dict[str, Any] = {"backend": backend}
+    if backend != "presidio":
+        want = 2 if backend == "local" else 3
+        if len(positional) != want:
+            shape = "local:MODE" if backend == "local" else f"{backend}:MODEL:MODE"
+            raise InputError(f"{where}: expected {shape}[:key=value...]")
+        values["mode"] = positional[-1]
+        if backend != "local":
+            values["model"] = positional[1]
+    elif len(positional) != 1:
+        raise InputError(f"{where}: the Presidio peer takes no fields: presidio")
     for option in options:
         key, _, value = option.partition("=")
-        if key not in OPTIONS - {"base_url"} or not value:
-            raise InputError(f"system {text!r}: unknown option {option!r} (have: {', '.join(sorted(OPTIONS))})")
+        if key not in SystemSpec.model_fields or key in ("backend", "mode", "model", "base_url") or not value:
+            raise InputError(f"{where}: unknown option {option!r}")
         values[key] = value
-    checks = {"ocr": ("rapidocr", "tesseract"), "refine": ("ocr-snap",), "union": ("local",)}
-    for key, allowed in checks.items():
-        if key in values and values[key] not in allowed:
-            raise InputError(f"system {text!r}: {key} must be one of {', '.join(allowed)}")
-    if "retries" in values and not values["retries"].isdigit():
-        raise InputError(f"system {text!r}: retries must be a whole number")
-    if backend == "local" and set(values) - {"ocr"}:
-        raise InputError(f"system {text!r}: the local backend takes only ocr=")
     if has_url:
-        if backend == "local" or not base_url:
-            raise InputError(f"system {text!r}: base_url= needs a URL, and only for openai or vllm")
+        if not base_url:
+            raise InputError(f"{where}: base_url= needs a URL")
         values["base_url"] = base_url
-    return SystemSpec(
-        backend=backend,  # type: ignore[arg-type]
-        mode=mode,  # type: ignore[arg-type]
-        model=positional[1] if backend != "local" else None,
-        retries=int(values.pop("retries", "0")),
-        **values,  # type: ignore[arg-type]
-    )
+    return spec_from(values, where)

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from redact_agent.agent.coords import GEMINI_1000, GRID_999, GRID_1000, ResizedPixels
+from redact_agent.coords import GEMINI_1000, GRID_999, GRID_1000, ResizedPixels
 
 W, H = 1275, 1650
 

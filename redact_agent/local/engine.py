@@ -2,7 +2,7 @@
 
 `single` mode reads the page once. `tools` mode uses the crop/zoom/OCR tools as an agent
 would: words the OCR read with low confidence, or in small print, are read again from a 2.5x
-zoom of their line, and every other place a found value is printed is marked too. Spans that
+zoom of their line. In both, every other place a found value is printed is marked too. Spans that
 overlap are resolved by score, then by length; the policy then decides what is redacted.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image
 
 from redact_agent.boxes import union_box
-from redact_agent.local import entities, labels, patterns, signatures
+from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
 from redact_agent.local.ink import grey, tighten
 from redact_agent.local.layout import Segment
 from redact_agent.local.spans import PageText, Recogniser, Span
@@ -29,7 +29,13 @@ LOW_CONFIDENCE = 0.6
 SMALL_TEXT_PX = 11
 
 
-RECOGNISERS: tuple[Recogniser, ...] = (patterns.RECOGNISER, labels.RECOGNISER, entities.RECOGNISER)
+RECOGNISERS: tuple[Recogniser, ...] = (
+    patterns.RECOGNISER,
+    labels.RECOGNISER,
+    entities.RECOGNISER,
+    organizations.RECOGNISER,
+    stations.RECOGNISER,
+)
 
 
 @dataclass(frozen=True)
@@ -120,8 +126,7 @@ class LocalEngine:
             words = self._reread(page, words)
         text = PageText.of(words)
         spans = recognise(text)
-        if self.mode == "tools":
-            spans += _repeats(resolve(spans, words), text)
+        spans += _repeats(resolve(spans, words), text)
         spans += _deny(self.policy, text)
         return Found(text, resolve(spans, words))
 

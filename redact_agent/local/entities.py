@@ -1,14 +1,11 @@
-"""Recognisers for names, organisations, addresses, places, station codes and job titles.
+"""Recognisers for names, addresses, places and job titles (organisations: `organizations.py`).
 
 - PERSON_NAME: 2–3 capitalised words whose first and last are in the US census name lists
   (shipped in the `names` package), or "Last, First"; `probablepeople` must not call it a
   corporation.
-- ORGANIZATION: a segment with an organisation cue (Inc, LLC, Committee, Media, "for
-  Congress", ...).
 - POSTAL_ADDRESS: a street line (house number + street type, or a P.O. box, confirmed by
   `usaddress`) with the suite and city/state/zip lines directly below it, as one block.
 - LOCATION: a city/state/zip line on its own.
-- INSTITUTION_CODE: broadcast call letters (K/W + 2–3 letters, optional -TV/-FM...).
 - JOB_TITLE: a closed list of titles, when not used as a field label.
 """
 
@@ -22,78 +19,15 @@ import probablepeople
 import usaddress
 
 from redact_agent.local.layout import Segment, below, part
+from redact_agent.local.organizations import names_an_organization
 from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.vocabulary import PROGRAMME, field_share
 from redact_agent.tools.ocr import Word
 
-_ORG_CUES = re.compile(
-    r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|group|media|committee|campaign|pac|party|"
-    r"associates|partners|services|advertising|agency|broadcasting|broadcast|television|communications|"
-    r"network|networks|news|foundation|association|union|university|college|bank|holdings|strategies|"
-    r"consulting|enterprises|industries|solutions|technologies|worldwide|international|friends\s+of|"
-    r"for\s+(?:congress|senate|governor|president|mayor|america|us|state|judge|sheriff|council))\b\.?",
-    re.IGNORECASE,
-)
-CALL_LETTERS = re.compile(r"\b[KW][A-Z]{2,3}(?:-(?:TV|FM|AM|DT|CD|LD|CA|HD)\d*)?\d{0,2}\b")
-_NOT_CALL_LETTERS = frozenset(
-    [
-        "WEEK",
-        "WEEKS",
-        "WITH",
-        "WORK",
-        "WEST",
-        "WHEN",
-        "WHAT",
-        "WHERE",
-        "WHICH",
-        "WILL",
-        "WERE",
-        "WANT",
-        "WAYS",
-        "WELL",
-        "KEEP",
-        "KIND",
-        "KNOW",
-        "WIDE",
-        "WIRE",
-        "WEB",
-        "WEBSITE",
-        "WAIT",
-        "WALK",
-        "WEAR",
-        "WIFE",
-        "WIND",
-        "WINE",
-        "WISH",
-        "WORD",
-        "WHITE",
-        "WHOLE",
-        "WOMEN",
-        "KIDS",
-        "KING",
-        "KEYS",
-        "WAGE",
-        "WARD",
-        "WARM",
-        "WASH",
-        "WAVE",
-        "WHOM",
-        "WHY",
-        "WHO",
-        "WAY",
-        "WIN",
-        "WON",
-        "WAS",
-        "WAR",
-        "WET",
-        "KEY",
-        "KIT",
-        "WIN",
-    ]
-)
 _STREET = re.compile(
     r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
-    r"pike|row|loop|run|walk)\b.*|(?:p\.?\s*o\.?\s*box|box)\s+\d+.*)$",
+    r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\s+\d+.*)$",
     re.IGNORECASE,
 )
 _UNIT = re.compile(
@@ -159,11 +93,17 @@ def is_common_surname(word: str) -> bool:
     return _ranked_within(_surname_ranks(), word, COMMON_SURNAME_RANK)
 
 
+def plausible_name(text: str) -> bool:
+    """What no person's name is: mostly form words ("Accounts Payable", "Bill Plan"), two names
+    joined by '&' ("Mike & Molly"), or part of a programme title ("Ellen DeGeneres Show")."""
+    return field_share(text) <= 0.5 and "&" not in text and not PROGRAMME.search(text)
+
+
 def is_person_name(text: str) -> bool:
     """Census first and last names in "First [M.] Last" or "Last, First" order."""
     first, last = _first_name_ranks(), _surname_ranks()
     words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words):
+    if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words) or not plausible_name(text):
         return False
     if not all(w[0].isupper() for w in words if w[0].isalpha()):
         return False
@@ -179,11 +119,6 @@ def is_person_name(text: str) -> bool:
     return bool(kind != "Corporation")
 
 
-def is_organization(text: str) -> bool:
-    """An organisation cue word (Inc, LLC, Committee, "for Congress", ...) in a non-label."""
-    return bool(_ORG_CUES.search(text)) and not text.rstrip().endswith(":")
-
-
 def _tag(text: str) -> tuple[dict[str, str], str]:
     """usaddress's components and address kind, or none for a string it cannot label."""
     try:
@@ -194,10 +129,23 @@ def _tag(text: str) -> tuple[dict[str, str], str]:
 
 
 def is_street_line(text: str) -> bool:
-    if not _STREET.match(text.strip()):
-        return False
+    """A street line by its shape and usaddress's reading: a listed suffix, or any USPS suffix
+    usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box."""
     tags, kind = _tag(text)
-    return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in ("Street Address", "PO Box", "Ambiguous")
+    if _STREET.match(text.strip()):
+        return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in (
+            "Street Address",
+            "PO Box",
+            "Ambiguous",
+        )
+    named = {"AddressNumber", "StreetName", "StreetNamePostType"} <= set(tags) and kind == "Street Address"
+    if not named or not text.strip()[:1].isdigit() or PROGRAMME.search(text):  # "11 News At 5am"
+        return False
+    return _title_words(tags["StreetName"]) and _title_words(tags["StreetNamePostType"])
+
+
+def _title_words(text: str) -> bool:
+    return all(w[:1].isupper() for w in text.split())
 
 
 def _tags_as_street(text: str) -> bool:
@@ -220,7 +168,7 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
     A number-led line right above a "City, ST 12345" line, at the segment's start or after a
     label, is a street line whatever its suffix ("5472 Frank Lights"), when usaddress reads it
     as one."""
-    for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*o\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
+    for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*[o0]\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
         rest = seg.text[m.start() :]
         if is_street_line(rest):
             return m.start()
@@ -256,27 +204,6 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
     return out
 
 
-# The closing bracket may be cut off where a form clips its field ("KECI/KTVM (454").
-_CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$")
-
-
-def split_code(seg: Segment, start: int, name_type: str, code_type: str, score: float, source: str) -> list[Span]:
-    """ "Jacobs For Congress-R (135377)": the name, and the code without its brackets."""
-    text = seg.text[start:]
-    m = _CODE_AFTER.match(text)
-    if not m:
-        return []
-    name_words, nl, nr = seg.cuts(start, start + m.end("name"))
-    code_words, cl, cr = seg.cuts(start + m.start("code"), start + m.end("code"))
-    return [Span(name_type, name_words, score, source, nl, nr), Span(code_type, code_words, score, source, cl, cr)]
-
-
-def _title_like(text: str) -> bool:
-    """Most words capitalised, as a name is printed (running text is mostly lower case)."""
-    alpha = [w for w in text.split() if w[:1].isalpha()]
-    return bool(alpha) and sum(w[0].isupper() for w in alpha) * 2 >= len(alpha)
-
-
 def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     """Census names inside a longer line: runs of 2–3 capitalised words with a common first
     name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), longest first, each word
@@ -290,6 +217,9 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
             if used & set(run) or not all(texts[j][:1].isupper() for j in run):
                 continue
             candidate = " ".join(texts[j] for j in run).strip(".,;:()")
+            after = texts[k + size] if k + size < len(texts) else ""
+            if PROGRAMME.fullmatch(after.strip(".,;:()")):
+                continue  # "Jimmy Kimmel Live": a programme title
             first = texts[k + 1] if texts[k].endswith(",") else texts[k]  # "Burns, Bobby"
             if is_common_first_name(first) and is_person_name(candidate):
                 last = texts[k + size - 1]
@@ -306,29 +236,25 @@ def find(page_text: PageText) -> list[Span]:
         text = seg.text.strip(" :;|")
         if CITY_LINE.match(text):
             out.append(Span("LOCATION", seg.words, 0.6, "city-line"))
-        named_org = is_organization(text) and _title_like(text)  # not running text with "consulting" in it
-        coded = split_code(seg, 0, "ORGANIZATION", "CUSTOMER_ID", 0.55, "org-cue") if named_org else []
-        if coded:
-            out += coded
-        elif named_org and not any(c.isdigit() for c in text.replace("2020", "")):
-            out.append(Span("ORGANIZATION", seg.words, 0.55, "org-cue"))
+        if names_an_organization(text):  # the organisations recogniser has it
+            pass
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
         else:
             out += _names_within(seg, words)
-        if _TITLES.match(text) and not seg.text.rstrip().endswith(":"):
+        if _TITLES.match(text) and not seg.text.rstrip().endswith(":") and _after_a_name(seg, segs):
             out.append(Span("JOB_TITLE", seg.words, 0.5, "title-list"))
-        for i in seg.words:
-            token = words[i].text.strip(".,;:()[]|")
-            if CALL_LETTERS.fullmatch(token) and token.split("-")[0] not in _NOT_CALL_LETTERS:
-                out.append(Span("INSTITUTION_CODE", (i,), 0.6, "call-letters"))
     return out
 
 
-RECOGNISER = Recogniser(
-    "entities",
-    frozenset(
-        {"POSTAL_ADDRESS", "LOCATION", "ORGANIZATION", "CUSTOMER_ID", "PERSON_NAME", "JOB_TITLE", "INSTITUTION_CODE"}
-    ),
-    find,
-)
+def _after_a_name(seg: Segment, segs: list[Segment]) -> bool:
+    """A title printed for a person: under a name (a signature block) or after one on its line.
+    A title with a name under it or to its right is a field label ("Account Executive")."""
+    cy = (seg.box[1] + seg.box[3]) / 2
+    left = [s for s in segs if s.box[2] <= seg.box[0] + 2 and s.box[1] < cy < s.box[3] and s.index != seg.index]
+    if left and is_person_name(max(left, key=lambda s: s.box[2]).text.strip(" ,;:|")):
+        return True
+    return any(below(s, segs, max_lines=2.0) == seg and is_person_name(s.text.strip(" ,;:|")) for s in segs)
+
+
+RECOGNISER = Recogniser("entities", frozenset({"POSTAL_ADDRESS", "LOCATION", "PERSON_NAME", "JOB_TITLE"}), find)

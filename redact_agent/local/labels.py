@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz, process
 
-from redact_agent.local.entities import is_common_surname, is_organization, split_code
+from redact_agent.local.entities import is_common_surname, plausible_name
 from redact_agent.local.layout import Segment, below, part, right_of
+from redact_agent.local.organizations import is_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.tools.ocr import Word
@@ -33,7 +34,8 @@ def _id(v: str) -> bool:
 
 def _name(v: str) -> bool:
     words = v.replace(",", " ").split()
-    return 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
+    shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
+    return shaped and plausible_name(v)
 
 
 def _org(v: str) -> bool:
@@ -126,6 +128,72 @@ _HEADERS = {
 }
 _OK = {t: ok for _, t, ok in LABELS}
 
+# A label the table does not know, but whose words say it holds a code ("Agency Client Code",
+# "Advertiser Ref #", "Ext. ID"): its value is a critical code when it is ID-shaped, typed by the
+# label's words, a CUSTOMER_ID when they say no more (the commonest code on such forms).
+_CODE_WORD = re.compile(r"\b(?:code|ref|reference|id|no|num|number|key|cpe)\b\.?|#", re.IGNORECASE)
+_NOT_A_CODE = re.compile(
+    r"\b(?:product|brand|isci|ad[\s-]?id|spot|program|programme|zip|postal|phone|fax)\b", re.IGNORECASE
+)
+_CODE_KINDS = [
+    (
+        re.compile(r"\b(?:order|contract|est|estimate|traffic|headline|line|po|deal|rev|revision)\b", re.I),
+        "CONTRACT_NUMBER",
+    ),
+    (re.compile(r"\b(?:invoice|inv|bill|billing|statement|receipt)\b", re.I), "INVOICE_NUMBER"),
+    (re.compile(r"\b(?:salesperson|slsp|sales|rep|ae|emp|employee|staff)\b", re.I), "EMPLOYEE_ID"),
+    (re.compile(r"\b(?:case|claim|ticket|file|docket)\b", re.I), "CASE_NUMBER"),
+    (re.compile(r"\b(?:policy|certificate)\b", re.I), "POLICY_NUMBER"),
+]
+
+
+# Codes of three or more slash-separated parts with a digit ("MBLM/MBLM/0110", "123/456/7890"),
+# which no date is: agency and CPE codes (CUSTOMER_ID), unless their field is a product or brand.
+SLASH_CODE = re.compile(r"(?<![\w/])(?=[A-Z0-9/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])")
+
+
+_DATE_RUN = re.compile(r"(?:^|/)(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/\d{2}")  # dates OCR glued together
+
+
+def _code(v: str) -> bool:
+    """An identifier long enough to be a code: row numbers and counts are not."""
+    return _id(v) and len(v.strip("#")) >= 3
+
+
+def _slash_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
+    left = next((s for s in segs if right_of(s, segs) == seg), None)
+    context = seg.text + " " + (left.text if left is not None else "")
+    if _NOT_A_CODE.search(context) or ((above := below_of(seg, segs)) is not None and _NOT_A_CODE.search(above.text)):
+        return []
+    out = []
+    for m in SLASH_CODE.finditer(seg.text):
+        if not _DATE_RUN.search(m.group(0)):
+            words, left_cut, right_cut = seg.cuts(m.start(), m.end())
+            out.append(Span("CUSTOMER_ID", words, 0.5, "slash-code", left_cut, right_cut))
+    return out
+
+
+def below_of(seg: Segment, segs: list[Segment]) -> Segment | None:
+    """The segment that `seg` is directly below (its header, in a table)."""
+    return next((s for s in segs if below(s, segs, max_lines=1.6) == seg), None)
+
+
+def _code_label(core: str) -> str | None:
+    """The code type an unknown label's words announce, or None when it is no code label."""
+    if len(core.split()) > 5 or any(c.isdigit() for c in core) or not re.search(r"[A-Za-z]{2}", core):
+        return None  # a label has words and no digits ("# 7303200" is a value)
+    if not _CODE_WORD.search(core) or _NOT_A_CODE.search(core):
+        return None
+    if not re.search(r"[A-Za-z]{2}", _CODE_WORD.sub(" ", core)):
+        return None  # "No" or "ID" alone says too little
+    return next((t for pattern, t in _CODE_KINDS if pattern.search(core)), "CUSTOMER_ID")
+
+
+def unknown_label(text: str) -> bool:
+    """A label typed by its words alone (`_code_label`), not by the table: its spans score lower."""
+    core = _LABEL_END.sub("", text.strip()).strip()
+    return not any(pattern.fullmatch(core) for pattern, _, _ in LABELS) and _code_label(core) is not None
+
 
 def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], bool]] | None:
     """The type a label announces, with its value check, or None if `text` is no label.
@@ -133,26 +201,36 @@ def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], boo
     core = _LABEL_END.sub("", text.strip()).strip()
     if not core or len(core) > 40:
         return None
+    hashed = re.sub(r"\s*[:.]*\s*$", "", text.strip())  # "Member #": the '#' says which label it is
     for pattern, type_, ok in LABELS:
-        if pattern.fullmatch(core):
+        if pattern.fullmatch(core) or (hashed.endswith("#") and pattern.fullmatch(hashed)):
             return type_, ok
     if fuzzy:
         folded = re.sub(r"[^a-z ]", "", core.lower()).strip()
         best = process.extractOne(folded, list(_HEADERS), scorer=fuzz.ratio, score_cutoff=80)
         if best is not None:
             return _HEADERS[best[0]], _OK[_HEADERS[best[0]]]
-    return None
+    code = _code_label(core)
+    return (code, _code) if code is not None else None
 
 
+_CODE_END = re.compile(r"\b(?:no|code|id|ref|number|num)\.?$", re.IGNORECASE)
+_INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)\s*:\s*(?P<value>\S.*)$")
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
 
 
-def _value_spans(seg: Segment, label: str, type_: str, ok: Callable[[str], bool], start: int = 0) -> list[Span]:
+def _value_spans(
+    seg: Segment, label: str, type_: str, ok: Callable[[str], bool], start: int = 0, score: float = 0.8
+) -> list[Span]:
     raw = seg.text[start:]
     text = raw.strip(" :#|/")
     if not text:
         return []
     offset = seg.text.index(text, start)
+    inner = _INNER_LABEL.match(text)
+    if inner is not None and (found := label_type(inner.group("label"))) is not None:
+        # The value opens with a label of its own ("CPE:MBLM/MBLM/0110"): that label types it.
+        return _value_spans(seg, inner.group("label"), *found, start=offset + inner.start("value"), score=score)
     if type_ in ("PERSON_NAME", "ORGANIZATION"):
         # "Advertiser: Jacobs For Congress-R (135377)", "Salesperson: Eagle (1446)"
         code_type = "EMPLOYEE_ID" if _SALES.search(label) else "CUSTOMER_ID"
@@ -164,7 +242,7 @@ def _value_spans(seg: Segment, label: str, type_: str, ok: Callable[[str], bool]
         return []
     words, left, right = seg.cuts(offset, offset + len(text))
     # A date of birth is a date the pattern recogniser also finds: the label must win.
-    score = 0.95 if type_ == "DATE_OF_BIRTH" else 0.8
+    score = 0.95 if type_ == "DATE_OF_BIRTH" else score
     return [Span(type_, words, score, "label", left, right)] if words else []
 
 
@@ -185,9 +263,11 @@ def find(text: PageText) -> list[Span]:
             if neighbour is None or _is_label(neighbour.text):
                 neighbour = below(seg, segs, max_lines=1.6)
             if neighbour is not None and not _is_label(neighbour.text):
-                out += _value_spans(neighbour, seg.text, type_, ok)
+                out += _value_spans(neighbour, seg.text, type_, ok, score=0.6 if unknown_label(seg.text) else 0.8)
             continue
         out += _inline(seg, words) + _estimate(seg) + _greeting(seg)
+        if SLASH_CODE.search(seg.text):
+            out += _slash_codes(seg, segs)
     return out + _under_headers(segs, words)
 
 
@@ -225,9 +305,9 @@ def _estimate(seg: Segment) -> list[Span]:
 
 
 def _inline(seg: Segment, words: list[Word]) -> list[Span]:
-    """Labels inside a segment: "Contact: Mary Johnson Phone: (312) 555-0199", "Inv # 7303200".
-    A label is 1–4 words ending in ':' or '#'; its value runs to the next label, cut back to
-    the longest prefix its type accepts."""
+    """Labels inside a segment: "Contact: Mary Johnson Phone: (312) 555-0199", "Inv # 7303200",
+    "Traffic Line No. 4455". A label is 1–4 words ending in ':', '#' or a code word (No, Code,
+    ID, Ref); its value runs to the next label, cut back to the longest prefix its type accepts."""
     texts = [words[i].text for i in seg.words]
     n = len(texts)
     found: list[tuple[int, int, str, Callable[[str], bool], str]] = []
@@ -240,7 +320,8 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
             if stop < n and texts[stop] in ("#", ":"):
                 stop += 1
             cand = " ".join(texts[k:stop])
-            hit = label_type(cand) if cand.endswith((":", "#")) else None
+            ends = cand.endswith((":", "#")) or (_CODE_END.search(cand) is not None and len(cand.split()) > 1)
+            hit = label_type(cand) if ends else None
             if hit is not None:
                 found.append((k, stop, hit[0], hit[1], cand))
                 k = stop - 1
@@ -252,7 +333,8 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
         for last in range(limit, stop, -1):
             text = " ".join(texts[stop:last]).strip(" |/")
             if text and ok(text):
-                out += _value_spans(part(seg, seg.words[stop:last], words), label, type_, ok)
+                score = 0.6 if unknown_label(label) else 0.8
+                out += _value_spans(part(seg, seg.words[stop:last], words), label, type_, ok, score=score)
                 break
     return out
 
@@ -284,8 +366,30 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         if found is not None and found[0] == "ORGANIZATION" and _id(seg.text.strip(" |/")):
             found = ("CUSTOMER_ID", _id)  # a code under "Advertiser" / "Agency" is that party's code
         if found is not None and found[1](seg.text.strip(" |/")):
+            score = 0.55 if unknown_label(header) else 0.7
             for span in _value_spans(seg, header, found[0], found[1]):
-                out.append(Span(span.type, span.words, 0.7, "column-header", span.cut_left, span.cut_right))
+                out.append(Span(span.type, span.words, score, "column-header", span.cut_left, span.cut_right))
+            out += _down_the_column(seg, segs, header, found)
+    return out
+
+
+def _down_the_column(
+    first: Segment, segs: list[Segment], header: str, found: tuple[str, Callable[[str], bool]]
+) -> list[Span]:
+    """The cells below a typed cell in its column, while each is a value of the same kind: a
+    header types its whole column, not the first row only."""
+    out: list[Span] = []
+    cell, seen = first, {first.index}
+    while (nxt := below(cell, segs, max_lines=1.6)) is not None and nxt.index not in seen:
+        text = nxt.text.strip(" |/")
+        if _is_label(nxt.text) or not found[1](text) or abs(nxt.box[0] - first.box[0]) > 2 * first.height:
+            break
+        if len(text) < 3:
+            break  # row numbers and counts, not codes
+        for span in _value_spans(nxt, header, found[0], found[1]):
+            out.append(Span(span.type, span.words, 0.65, "column", span.cut_left, span.cut_right))
+        seen.add(nxt.index)
+        cell = nxt
     return out
 
 

@@ -54,7 +54,7 @@ _PREFIX_TYPES = {
     **dict.fromkeys(("PO", "ORD", "CT", "CON", "EST"), "CONTRACT_NUMBER"),
     **dict.fromkeys(("CUST", "CL", "ACCT", "CID"), "CUSTOMER_ID"),
     **dict.fromkeys(("EMP", "EID"), "EMPLOYEE_ID"),
-    **dict.fromkeys(("CASE", "CLM", "TKT"), "CASE_NUMBER"),
+    **dict.fromkeys(("CASE", "CLM", "TKT", "REF"), "CASE_NUMBER"),
     **dict.fromkeys(("POL",), "POLICY_NUMBER"),
 }
 PREFIXED = re.compile(

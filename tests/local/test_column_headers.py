@@ -61,3 +61,43 @@ def test_a_code_whose_bracket_the_form_clipped():
     words = rows(("Salesperson", (500, 191, 590, 209)), ("HOUSE-MONTANA, KECI/KTVM (454", (605, 191, 925, 209)))
     codes = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "EMPLOYEE_ID"]
     assert codes == ["454"]
+
+
+def test_a_header_types_its_whole_column():
+    words = rows(
+        ("Agy Code", (846, 573, 920, 597)),
+        ("1268", (847, 603, 884, 627)),
+        ("2231", (847, 633, 884, 657)),
+        ("9904", (847, 663, 884, 687)),
+    )
+    assert {("CUSTOMER_ID", c) for c in ("1268", "2231", "9904")} <= found(words)
+
+
+@pytest.mark.parametrize(
+    "label, type_",
+    [("Agency Client Code:", "CUSTOMER_ID"), ("Traffic Line No.", "CONTRACT_NUMBER"), ("Sls Rep Code", "EMPLOYEE_ID")],
+)
+def test_an_unknown_label_whose_words_say_code_types_its_value(label, type_):
+    words = rows((f"{label} X7731B", (40, 40, 40 + 14 * (len(label) + 7), 64)))
+    assert (type_, "X7731B") in found(words) or any(t == type_ and "X7731B" in v for t, v in found(words))
+
+
+@pytest.mark.parametrize("label", ["Product Code:", "No:", "Rate:"])
+def test_labels_that_name_no_code_type_nothing(label):
+    words = rows((f"{label} X7731B", (40, 40, 40 + 14 * (len(label) + 7), 64)))
+    assert not any(t.endswith(("_ID", "_NUMBER")) for t, _ in found(words))
+
+
+def test_a_value_that_opens_with_its_own_label_takes_that_type():
+    words = rows(("Est/External # CPE:MBLM/MBLM/0110", (40, 40, 520, 64)))
+    assert any(t == "CUSTOMER_ID" and v.endswith("MBLM/MBLM/0110") for t, v in found(words))
+
+
+def test_slash_separated_codes_are_customer_ids_and_dates_are_not():
+    assert ("CUSTOMER_ID", "123/456/7890") in found(rows(("123/456/7890", (40, 40, 200, 64))))
+    assert not any(t == "CUSTOMER_ID" for t, _ in found(rows(("02/12/2020", (40, 40, 200, 64)))))
+
+
+@pytest.mark.parametrize("line, type_", [("Member # M278627", "CUSTOMER_ID"), ("Badge # E091839", "EMPLOYEE_ID")])
+def test_a_label_ending_in_a_hash_keeps_its_kind(line, type_):
+    assert (type_, line.split()[-1]) in found(rows((line, (40, 40, 300, 64))))

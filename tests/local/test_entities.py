@@ -30,3 +30,21 @@ def test_street_line_after_a_label_above_a_city_line():
         ("Hillborough, CO 52943", (260, 130, 560, 154)),
     )
     assert ("POSTAL_ADDRESS", "145 Andrew Pines Hillborough, CO 52943") in found(words)
+
+
+def test_a_street_line_with_any_usps_suffix_and_an_apartment():
+    words = rows(
+        ("599 Alyssa Keys Apt. 200", (100, 100, 420, 124)),
+        ("East Marie, AL 93671", (100, 128, 380, 152)),
+    )
+    assert ("POSTAL_ADDRESS", "599 Alyssa Keys Apt. 200 East Marie, AL 93671") in found(words)
+
+
+def test_a_po_box_read_with_a_zero_and_a_page_count_that_is_no_street():
+    assert ("POSTAL_ADDRESS", "P.0. Box 4127") in found(rows(("P.0. Box 4127", (100, 100, 300, 124))))
+    assert not any(t == "POSTAL_ADDRESS" for t, _ in found(rows(("1 of 1 ST-0216270", (100, 100, 400, 124)))))
+
+
+def test_names_that_are_form_words_or_programmes_are_not_names():
+    for line in ("Accounts Payable", "Bill Plan", "Mike & Molly", "Ellen DeGeneres Show"):
+        assert not any(t == "PERSON_NAME" for t, _ in found(rows((line, (100, 100, 400, 124))))), line

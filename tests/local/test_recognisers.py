@@ -37,7 +37,8 @@ LINES = [
     "Committee to Elect Mike Carr",
     "Jacobs For Congress (135377)",
     "Station WBAL-TV",
-    "Sales Manager",
+    "Dana Whitfield",
+    "Sales Manager",  # a title printed under a person's name
     "Device 5c:4f:8f:c4:b3:3d",
     "Ref INV-30211 and PO-944504",
     "Dear Ms. Holstein,",
@@ -97,6 +98,7 @@ CASES = [
     ("ORGANIZATION", "Jacobs For Congress"),
     ("CUSTOMER_ID", "135377"),
     ("INSTITUTION_CODE", "WBAL-TV"),
+    ("PERSON_NAME", "Dana Whitfield"),
     ("JOB_TITLE", "Sales Manager"),
     ("POSTAL_ADDRESS", "3800 Hooper Avenue Baltimore, MD 21211"),
     ("LOCATION", "Towson, MD 21204"),
@@ -154,3 +156,8 @@ def test_each_recogniser_proposes_only_the_types_it_declares():
         proposed = {s.type for s in recogniser.find(text)}
         assert proposed and proposed <= recogniser.types, (recogniser.name, proposed - recogniser.types)
     assert set().union(*(r.types for r in RECOGNISERS)) <= set(default_schema().type_names)
+
+
+def test_a_title_used_as_a_field_label_is_not_a_job_title():
+    words = rows(("Account Executive", (40, 40, 240, 64)), ("Darah Wright", (40, 70, 200, 94)))
+    assert ("JOB_TITLE", "Account Executive") not in spans(words)

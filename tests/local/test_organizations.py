@@ -1,0 +1,39 @@
+"""Organisations: a cue word needs a name beside it, labels and headers are not values, campaigns
+are organisations, and the broadcast trade's names are known."""
+
+import pytest
+
+from redact_agent.local.engine import value_of
+from redact_agent.local.organizations import find
+from redact_agent.local.spans import PageText
+from tests.local.rows import rows
+
+
+def _orgs(line: str) -> list[str]:
+    words = rows((line, (10, 10, 10 + 14 * len(line), 34)))
+    return [value_of(s, words) for s in find(PageText.of(words)) if s.type == "ORGANIZATION"]
+
+
+@pytest.mark.parametrize(
+    "line, org",
+    [
+        ("Sinclair Broadcast Group Inc", "Sinclair Broadcast Group Inc"),
+        ("REMIT TO Buying Time LLC", "Buying Time LLC"),  # the leading label is left out
+        ("TOM STEYER 2020", "TOM STEYER 2020"),
+        ("SANDERS 4 PRESIDENT", "SANDERS 4 PRESIDENT"),
+        ("Hamilton/R/Senate", "Hamilton/R/Senate"),
+        ("POL/Tom Steyer/President/US/Dem", "POL/Tom Steyer/President/US/Dem"),
+        ("Powered by WideOrbit", "WideOrbit"),
+        ("Committee to Elect Mike Carr", "Committee to Elect Mike Carr"),
+    ],
+)
+def test_organisations(line, org):
+    assert org in _orgs(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["Agency", "Agency:", "Agency Ref", "Agency Commission:", "Broadcast", "By Broadcast Month", "CO-OP",
+             "Accepted-Agency/Advertiser:", "National/Agency Political"],
+)  # fmt: skip
+def test_labels_and_headers_are_not_organisations(line):
+    assert _orgs(line) == []

@@ -19,6 +19,7 @@ from redact_agent.images import open_image
 from redact_agent.local.engine import LocalEngine
 from redact_agent.pages import PredictionPage
 from redact_agent.policy import load_policy
+from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import default_schema
 from redact_agent.tools.ocr import clear_caches
 
@@ -52,7 +53,7 @@ def main() -> None:
             seconds.append(time.perf_counter() - t)
             page = PredictionPage(page_id=gold["page_id"], valid=True, predictions=preds, engine=engine.name)
             (out / g.name).write_text(page.model_dump_json(exclude_none=True))
-        r = score_pages(load_pairs(args.data, out, schema), schema, [0.75])[0]
+        r = score_pages(load_pairs(args.data, out, schema), schema, [PROTOCOL.tau])[0]
         row = "".join(f"{r[k]:>22.3f}" for k in KEYS)
         print(f"{mode:<7}{row}{sum(seconds) / len(seconds):>8.2f}")
         print(f"        failures of leaked critical items: {r['failures']}")

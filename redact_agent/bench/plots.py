@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from redact_agent.eval.results import Scores
 from redact_agent.protocol import PROTOCOL
 
 
-def plot_run(run_dir: Path, scores: dict[str, Any], sweep: list[dict[str, Any]], samples: list[dict[str, Any]]) -> None:
+def plot_run(run_dir: Path, scores: Scores, sweep: list[dict[str, Any]], samples: list[dict[str, Any]]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

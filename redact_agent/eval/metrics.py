@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from redact_agent.eval.page_eval import FAILURES, PageEval, PreparedPage
+from redact_agent.eval.results import CoreMetrics, Severity, TypeCounts, TypeFigures, ValueAccuracy
 from redact_agent.schema import Schema
 
 
@@ -49,7 +49,7 @@ def page_f1_loc(e: PageEval) -> float | None:
     return 2 * int((e.agnostic >= 0).sum()) / n if e.page.exhaustive and n else None
 
 
-def core_metrics(evals: Sequence[PageEval], schema: Schema) -> dict[str, Any]:
+def core_metrics(evals: Sequence[PageEval], schema: Schema) -> CoreMetrics:
     """The paper's headline metrics (the keys every scorer output carries)."""
     exhaustive = [e for e in evals if e.page.exhaustive]
     page_f1 = [f for f in map(page_f1_loc, exhaustive) if f is not None]
@@ -68,7 +68,7 @@ def core_metrics(evals: Sequence[PageEval], schema: Schema) -> dict[str, Any]:
     }
 
 
-def type_counts(evals: Sequence[PageEval], schema: Schema) -> dict[str, dict[str, int]]:
+def type_counts(evals: Sequence[PageEval], schema: Schema) -> dict[str, TypeCounts]:
     """Per type seen in gold or predictions: gold items, predictions and typed true positives,
     pooled over `evals`, in type-name order."""
     n = len(schema.types)
@@ -82,13 +82,13 @@ def type_counts(evals: Sequence[PageEval], schema: Schema) -> dict[str, dict[str
     return {t: {"gold": int(gold[i]), "pred": int(pred[i]), "tp": int(tp[i])} for t, i in seen}
 
 
-def per_type(evals: Sequence[PageEval], schema: Schema) -> dict[str, dict[str, Any]]:
+def per_type(evals: Sequence[PageEval], schema: Schema) -> dict[str, TypeFigures]:
     """Per type precision, recall, F1: recall over all pages, precision and F1 over exhaustive ones."""
     exhaustive = type_counts([e for e in evals if e.page.exhaustive], schema)
     everything = type_counts(evals, schema)
-    out = {}
+    out: dict[str, TypeFigures] = {}
     for t, c in everything.items():
-        x = exhaustive.get(t, {"gold": 0, "pred": 0, "tp": 0})
+        x = exhaustive.get(t, TypeCounts(gold=0, pred=0, tp=0))
         out[t] = {
             "gold": c["gold"],
             "pred": c["pred"],
@@ -100,7 +100,7 @@ def per_type(evals: Sequence[PageEval], schema: Schema) -> dict[str, dict[str, A
     return out
 
 
-def severity(evals: Sequence[PageEval]) -> dict[str, float | None]:
+def severity(evals: Sequence[PageEval]) -> Severity:
     missed, proportions = [], []
     for e in evals:
         n_crit = int(e.page.critical.sum())
@@ -125,7 +125,7 @@ def failures(evals: Sequence[PageEval]) -> dict[str, int]:
     return {f: counts[f] for f in FAILURES}
 
 
-def value_accuracy(evals: Sequence[PageEval]) -> dict[str, float | int | None]:
+def value_accuracy(evals: Sequence[PageEval]) -> ValueAccuracy:
     """On type-agnostic matched pairs where both carry a value: exact match after whitespace
     folding, and mean character error rate (edit distance / gold length)."""
     exact, cers = 0, []

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, TypeAlias
 
+from redact_agent.eval.results import Scores
 from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import Schema
 from redact_agent.tables import aligned, number
@@ -14,11 +15,12 @@ def _f(v: float | int | None, digits: int = 3) -> str:
     return number(v, digits, missing="n/a")
 
 
-_MAIN = ("f1_loc", "f1_type", "docleak_all", "docleak_crit", "valid")
+_Main: TypeAlias = Literal["f1_loc", "f1_type", "docleak_all", "docleak_crit", "valid"]
+_MAIN: tuple[_Main, ...] = ("f1_loc", "f1_type", "docleak_all", "docleak_crit", "valid")
 _MAIN_HEADER = ("F1loc", "F1type", "DocLeak_all", "DocLeak_crit", "Valid")
 
 
-def render(results: Sequence[dict[str, Any]], schema: Schema, orphans: Sequence[str] = ()) -> str:
+def render(results: Sequence[Scores], schema: Schema, orphans: Sequence[str] = ()) -> str:
     first = results[0]
     primary = next((r for r in results if abs(r["tau"] - PROTOCOL.tau) < 1e-9), first)
     lines = [

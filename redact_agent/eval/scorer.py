@@ -19,6 +19,7 @@ from typing import Any
 from redact_agent.errors import InputError
 from redact_agent.eval import metrics
 from redact_agent.eval.page_eval import PreparedPage, evaluate, prepare
+from redact_agent.eval.results import Scores, Supported
 from redact_agent.pages import GoldPage, PredictionPage, gold_paths, load_gold_page, load_prediction_page
 from redact_agent.protocol import PROTOCOL
 from redact_agent.schema import Schema
@@ -94,7 +95,7 @@ def _restrict(gold: GoldPage, types: frozenset[str]) -> GoldPage:
     return gold.model_copy(update={"annotations": [a for a in gold.annotations if a.type in types]})
 
 
-def _supported(pairs: Sequence[Pair], schema: Schema, types: frozenset[str], tau: float) -> dict[str, Any]:
+def _supported(pairs: Sequence[Pair], schema: Schema, types: frozenset[str], tau: float) -> Supported:
     """The paper's Table 4 view: schema coverage, and leakage on gold restricted to `types`."""
     items = [a for p in pairs for a in p.gold.annotations]
     crit = [a for a in items if schema.is_critical(a.type)]
@@ -104,7 +105,10 @@ def _supported(pairs: Sequence[Pair], schema: Schema, types: frozenset[str], tau
         "types": sorted(types),
         "coverage_items": metrics.ratio(sum(a.type in types for a in items), len(items)),
         "coverage_critical": metrics.ratio(sum(a.type in types for a in crit), len(crit)),
-        **{k: core[k] for k in ("f1_loc", "f1_type", "docleak_all", "docleak_crit")},
+        "f1_loc": core["f1_loc"],
+        "f1_type": core["f1_type"],
+        "docleak_all": core["docleak_all"],
+        "docleak_crit": core["docleak_crit"],
     }
 
 
@@ -114,15 +118,15 @@ def score_pages(
     taus: Sequence[float] = (PROTOCOL.tau,),
     pq: bool = False,
     supported: frozenset[str] | None = None,
-) -> list[dict[str, Any]]:
-    """One result dict per tau; `pq` adds the panoptic-quality matching beside IoU matching."""
+) -> list[Scores]:
+    """One result per tau; `pq` adds the panoptic-quality matching beside IoU matching."""
     with _gc_paused():
         return _score_pages(loaded, schema, taus, pq, supported)
 
 
 def _score_pages(
     loaded: Loaded, schema: Schema, taus: Sequence[float], pq: bool, supported: frozenset[str] | None
-) -> list[dict[str, Any]]:
+) -> list[Scores]:
     prepared: list[PreparedPage] = [prepare(p.gold, p.pred, schema) for p in loaded.pairs]
     area = metrics.cover_and_over_redaction(prepared)
     pq_core = metrics.core_metrics([evaluate(p, "pq", 0.0) for p in prepared], schema) if pq else None
@@ -133,22 +137,32 @@ def _score_pages(
         for e in sorted(evals, key=lambda e: e.page.gold.source):
             by_source[e.page.gold.source].append(e)
         core = metrics.core_metrics(evals, schema)
-        result: dict[str, Any] = {"tau": tau, **core}
-        result["severity"] = metrics.severity(evals)
-        result.update(
-            exhaustive_pages=sum(p.exhaustive for p in prepared),
-            non_exhaustive_pages=sum(not p.exhaustive for p in prepared),
-            missing_predictions=len(loaded.missing),
-            unreadable_predictions=len(loaded.unreadable),
-            **area,
-            failures=metrics.failures(evals),
-            value_accuracy=metrics.value_accuracy(evals),
-            per_type=metrics.per_type(evals, schema),
-            per_source={
+        result: Scores = {
+            "tau": tau,
+            "pages": core["pages"],
+            "valid": core["valid"],
+            "f1_loc": core["f1_loc"],
+            "f1_type": core["f1_type"],
+            "docleak_all": core["docleak_all"],
+            "docleak_crit": core["docleak_crit"],
+            "docleak_all_agnostic": core["docleak_all_agnostic"],
+            "docleak_crit_agnostic": core["docleak_crit_agnostic"],
+            "groups": core["groups"],
+            "severity": metrics.severity(evals),
+            "exhaustive_pages": sum(p.exhaustive for p in prepared),
+            "non_exhaustive_pages": sum(not p.exhaustive for p in prepared),
+            "missing_predictions": len(loaded.missing),
+            "unreadable_predictions": len(loaded.unreadable),
+            "docleak_crit_cover": area["docleak_crit_cover"],
+            "over_redaction": area["over_redaction"],
+            "failures": metrics.failures(evals),
+            "value_accuracy": metrics.value_accuracy(evals),
+            "per_type": metrics.per_type(evals, schema),
+            "per_source": {
                 s: core if len(by_source) == 1 else metrics.core_metrics(es, schema)
                 for s, es in sorted(by_source.items())
             },
-        )
+        }
         if supported is not None:
             result["supported"] = _supported(loaded.pairs, schema, supported, tau)
         if pq_core is not None:

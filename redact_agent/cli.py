@@ -250,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument("--refine", choices=REFINES, help="VLM: snap each box to the OCR words it covers")
     redact.add_argument("--union", choices=UNIONS, help="VLM: add the embedded engine's predictions for recall")
     redact.add_argument(
-        "--mode", choices=MODES, default="single", help="tools: zoomed re-reads, repeats; a VLM's tools"
+        "--mode", choices=MODES, default="single", help="tools: zoomed re-reads of weak lines; a VLM's tools"
     )
     redact.add_argument("--policy", default="default", help="default | all | a YAML policy file")
     redact.add_argument(

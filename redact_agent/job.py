@@ -16,7 +16,6 @@ configuration finished are skipped, so a killed run is completed by running it a
 from __future__ import annotations
 
 import json
-import re
 import sys
 import threading
 import time
@@ -39,7 +38,7 @@ from redact_agent.local.engine import LocalEngine
 from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
 from redact_agent.pages import Prediction, PredictionPage
 from redact_agent.protocol import PROTOCOL
-from redact_agent.redact import check_margin, images_to_pdf, redact, write_atomic
+from redact_agent.redact import check_margin, images_to_pdf, redact, remove_stale_temporaries, write_atomic
 from redact_agent.schema import default_schema
 from redact_agent.systems import Finder
 
@@ -238,18 +237,6 @@ def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
     return outcomes
 
 
-_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # write_atomic's names
-
-
-def _remove_stale_temporaries(out_dir: Path) -> None:
-    """A run killed mid-write leaves its temporary file behind (never a torn output): drop them.
-    One run writes into an output folder at a time."""
-    if out_dir.is_dir():
-        for path in out_dir.rglob(".*.tmp"):
-            if _TEMPORARY.match(path.name):
-                path.unlink(missing_ok=True)
-
-
 def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = True, resume: bool = False) -> int:
     """Process everything, `concurrency` documents at a time (pages of one PDF stay in order);
     print one line per page; 0 when every page succeeded (and, with `fail_on_residual`, the
@@ -262,7 +249,7 @@ def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = Tru
         warn(f"redact-agent: skipped {note}")
     for e in found.errors:
         warn(f"redact-agent: error: {e}")
-    _remove_stale_temporaries(job.out_dir)
+    remove_stale_temporaries(job.out_dir)
     batch = _Batch(job, resume)
     outcomes = _run_all(job, found.documents, concurrency, batch)
     try:

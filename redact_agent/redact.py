@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -45,8 +46,20 @@ def redact(page: Image.Image, boxes: Sequence[Box], margin: float = PROTOCOL.mar
     return out
 
 
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")  # the names `_temporary` makes
+
+
 def _temporary(path: Path) -> Path:
     return path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """A process killed mid-write leaves its temporary file behind (never a torn output): drop
+    them. One run writes into a folder at a time."""
+    if folder.is_dir():
+        for path in folder.rglob(".*.tmp"):
+            if _TEMPORARY.match(path.name):
+                path.unlink(missing_ok=True)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -18,7 +18,7 @@ from functools import cache
 import probablepeople
 import usaddress
 
-from redact_agent.local.layout import Segment, below, part
+from redact_agent.local.layout import Segment, above, below, part
 from redact_agent.local.organizations import names_an_organization
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import PROGRAMME, field_share
@@ -254,7 +254,7 @@ def _after_a_name(seg: Segment, segs: list[Segment]) -> bool:
     left = [s for s in segs if s.box[2] <= seg.box[0] + 2 and s.box[1] < cy < s.box[3] and s.index != seg.index]
     if left and is_person_name(max(left, key=lambda s: s.box[2]).text.strip(" ,;:|")):
         return True
-    return any(below(s, segs, max_lines=2.0) == seg and is_person_name(s.text.strip(" ,;:|")) for s in segs)
+    return any(is_person_name(s.text.strip(" ,;:|")) for s in above(seg, segs, max_lines=2.0))
 
 
 RECOGNISER = Recogniser("entities", frozenset({"POSTAL_ADDRESS", "LOCATION", "PERSON_NAME", "JOB_TITLE"}), find)

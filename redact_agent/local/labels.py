@@ -14,7 +14,7 @@ from collections.abc import Callable
 from rapidfuzz import fuzz, process
 
 from redact_agent.local.entities import is_common_surname, plausible_name
-from redact_agent.local.layout import Segment, below, part, right_of
+from redact_agent.local.layout import Segment, above, below, part, right_of
 from redact_agent.local.organizations import is_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.spans import PageText, Recogniser, Span
@@ -163,7 +163,8 @@ def _code(v: str) -> bool:
 def _slash_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
     left = next((s for s in segs if right_of(s, segs) == seg), None)
     context = seg.text + " " + (left.text if left is not None else "")
-    if _NOT_A_CODE.search(context) or ((above := below_of(seg, segs)) is not None and _NOT_A_CODE.search(above.text)):
+    header = next(iter(above(seg, segs, max_lines=1.6)), None)
+    if _NOT_A_CODE.search(context) or (header is not None and _NOT_A_CODE.search(header.text)):
         return []
     out = []
     for m in SLASH_CODE.finditer(seg.text):
@@ -171,11 +172,6 @@ def _slash_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
             words, left_cut, right_cut = seg.cuts(m.start(), m.end())
             out.append(Span("CUSTOMER_ID", words, 0.5, "slash-code", left_cut, right_cut))
     return out
-
-
-def below_of(seg: Segment, segs: list[Segment]) -> Segment | None:
-    """The segment that `seg` is directly below (its header, in a table)."""
-    return next((s for s in segs if below(s, segs, max_lines=1.6) == seg), None)
 
 
 def _code_label(core: str) -> str | None:

@@ -91,3 +91,8 @@ def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment 
         if top <= s.box[1] <= limit and s.box[0] < seg.box[2] and s.box[2] > seg.box[0] and s.index != seg.index
     ]
     return min(cands, key=lambda s: s.box[1], default=None)
+
+
+def above(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> list[Segment]:
+    """The segments whose nearest segment below (`below`) is `seg`: what it sits under."""
+    return [s for s in segs if below(s, segs, max_lines) == seg]

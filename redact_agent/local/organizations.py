@@ -20,7 +20,7 @@ import re
 
 from redact_agent.local.layout import Segment
 from redact_agent.local.spans import PageText, Recogniser, Span
-from redact_agent.local.vocabulary import FIELD_WORDS
+from redact_agent.local.vocabulary import FIELD_WORDS, words
 
 _CUE_WORDS = (
     r"inc|llc|l\.l\.c|ltd|corp|corporation|co|company|group|media|committee|campaign|pac|party|associates|"
@@ -61,7 +61,7 @@ _CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$
 
 def has_name_part(text: str) -> bool:
     """Something besides cue words and field words names it."""
-    tokens = re.findall(r"[A-Za-z][A-Za-z'.&-]*", text)
+    tokens = words(text)
     return any(t.casefold().strip(".-'&") not in _CUE_SET | FIELD_WORDS and len(t) > 1 for t in tokens)
 
 

@@ -38,7 +38,12 @@ PROGRAMME = re.compile(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'.&-]*")
 
 
+def words(text: str) -> list[str]:
+    """The words of `text` as the vocabulary reads them (letters, with inner ' . & -)."""
+    return _TOKEN.findall(text)
+
+
 def field_share(text: str) -> float:
     """The share of `text`'s words that are structure words (1.0 when it has no word)."""
-    tokens = _TOKEN.findall(text)
+    tokens = words(text)
     return sum(t.casefold().strip(".-'") in FIELD_WORDS for t in tokens) / len(tokens) if tokens else 1.0

@@ -1,10 +1,11 @@
 """Tightening word boxes to the glyph ink, as the gold is drawn (spec/annotation.md).
 
 Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
-components whose centres lie inside the original box (cell rules and neighbouring words that
-only reach into the margin are dropped), and take their extents. A crop without ink keeps its
-box. Tesseract's boxes are already tight (median IoU 1.0 with the gold); RapidOCR's line-height
-boxes are not (0.56), which is what this is for.
+components whose centres lie inside the original box (cell rules, neighbouring words that
+only reach into the margin, and short pieces cut by the crop's top or bottom edge, which are the
+descenders and ascenders of the lines above and below, are dropped), and take their extents.
+A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
+gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
         w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
         # a cell border or underline: a ruled line may be a few pixels thick on a scan
         rule = (h <= max(3, 0.2 * ch) and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)
-        if not rule and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+        top = stats[i][cv2.CC_STAT_TOP]
+        # a descender of the line above, or an ascender of the line below, cut off by the crop
+        clipped = (top == 0 or top + h == ch) and h < 0.4 * ch
+        if not rule and not clipped and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
             keep.append(stats[i])
     return extents(keep, x0, y0) or box
 

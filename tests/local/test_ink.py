@@ -24,3 +24,20 @@ def test_a_wide_glyph_stays():
     page = np.full((60, 120), 255, np.uint8)
     page[20:36, 30:56] = 0  # one dark mark as wide as the word, and tall
     assert tighten(page, (26, 16, 60, 40)) == (30.0, 20.0, 56.0, 36.0)
+
+
+def test_a_descender_of_the_line_above_is_not_ink():
+    # A line-height box whose top reaches into the line above: the descender of a 'y' there is
+    # cut by the crop's top edge and does not belong to this word.
+    page = np.full((60, 120), 255, np.uint8)
+    page[0:9, 34:37] = 0  # the descender, continuing above the box
+    page[20:36, 30:40] = 0
+    page[22:36, 46:56] = 0
+    assert tighten(page, (24, 6, 62, 40)) == (30.0, 20.0, 56.0, 36.0)
+
+
+def test_a_glyph_the_box_cuts_stays():
+    # A tall glyph that the OCR box clips at the top is still this word's ink.
+    page = np.full((60, 120), 255, np.uint8)
+    page[14:36, 30:40] = 0
+    assert tighten(page, (26, 18, 44, 40)) == (30.0, 16.0, 40.0, 36.0)

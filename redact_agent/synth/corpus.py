@@ -70,7 +70,7 @@ def render_page(seed: int, index: int, page_type: str, schema: Schema) -> tuple[
         height=canvas.height,
         source=f"synth-{page_type}",
         annotations=ink_annotations(canvas.items, items_map, schema),
-        render=f"synth v1; dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}; {noise.describe()}",
+        render=f"synth v2; dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}; {noise.describe()}",
     )
     return gold, png_bytes(image, compress_level=3)  # level 3: 74 ms a page against 185 at 6, 12% larger
 

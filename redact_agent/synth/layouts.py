@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from redact_agent.synth.canvas import Canvas
-from redact_agent.synth.values import Values
+from redact_agent.synth.values import LABELS, Values
 
 _VOCABULARY = """
 service support delivery report summary request review project schedule payment balance quantity
@@ -128,7 +128,8 @@ class Page:
             xs.append(x)
             x += round(width * share[h] / sum(share[k] for k in cols))
         for h, x in zip(cols, xs, strict=True):
-            c.text(x, self.y, h, bold)
+            # the reference column is headed by what it holds, as the gold types it (annotation.md)
+            c.text(x, self.y, LABELS[ref_type][0].rstrip(":") if h == "Ref" and ref_type else h, bold)
         self.y += c.line_height(bold)
         c.rule(self.x, self.y, self.right, self.y + max(1, c.dpi // 150))
         self.gap(0.4)

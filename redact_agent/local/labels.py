@@ -359,13 +359,35 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         row = sorted((i for i in above if words[i].bbox[3] > nearest - seg.height), key=lambda i: words[i].bbox[0])
         header = " ".join(words[i].text for i in row).strip(" |")
         found = label_type(header, fuzzy=True)
+        if found is None:
+            header = " ".join(words[i].text for i in _phrase(row, words)).strip(" |")
+            found = label_type(header, fuzzy=True)
         if found is not None and found[0] == "ORGANIZATION" and _id(seg.text.strip(" |/")):
             found = ("CUSTOMER_ID", _id)  # a code under "Advertiser" / "Agency" is that party's code
-        if found is not None and found[1](seg.text.strip(" |/")):
+        cell = seg.text.strip(" |/#")
+        if found is not None and len(cell) > 1 and found[1](cell):  # one character is a count or a mark
             score = 0.55 if unknown_label(header) else 0.7
             for span in _value_spans(seg, header, found[0], found[1]):
                 out.append(Span(span.type, span.words, score, "column-header", span.cut_left, span.cut_right))
             out += _down_the_column(seg, segs, header, found)
+    return out
+
+
+def _phrase(row: list[int], words: list[Word]) -> list[int]:
+    """The header words over a cell, widened to the whole header: a header may be wider than its
+    column's values ("Customer ID" over "M94982"). Words a word space apart belong to it; the
+    gap to the next column's header ends it."""
+    top, bottom = min(words[i].bbox[1] for i in row), max(words[i].bbox[3] for i in row)
+    line = sorted((i for i, w in enumerate(words) if top <= (w.bbox[1] + w.bbox[3]) / 2 <= bottom),
+                  key=lambda i: words[i].bbox[0])  # fmt: skip
+    space = 0.35 * (bottom - top)
+    out = list(row)
+    for i in line:  # rightwards
+        if 0 < words[i].bbox[0] - words[out[-1]].bbox[2] <= space:
+            out.append(i)
+    for i in reversed(line):  # leftwards
+        if 0 < words[out[0]].bbox[0] - words[i].bbox[2] <= space:
+            out.insert(0, i)
     return out
 
 

@@ -101,3 +101,24 @@ def test_slash_separated_codes_are_customer_ids_and_dates_are_not():
 @pytest.mark.parametrize("line, type_", [("Member # M278627", "CUSTOMER_ID"), ("Badge # E091839", "EMPLOYEE_ID")])
 def test_a_label_ending_in_a_hash_keeps_its_kind(line, type_):
     assert (type_, line.split()[-1]) in found(rows((line, (40, 40, 300, 64))))
+
+
+def _customer_column(cell: str) -> list[Word]:
+    # Boxes read off a synthetic invoice: the header is wider than the codes under it.
+    return [
+        Word("Customer", (697, 505, 799, 532), 0.99, 0, 0),
+        Word("ID", (801, 506, 820, 532), 0.99, 0, 0),
+        Word("Qty", (919, 506, 948, 535), 0.99, 0, 0),
+        Word(cell, (695, 541, 795, 569), 0.99, 1, 1),
+    ]
+
+
+def test_a_header_wider_than_its_column_types_it():
+    words = _customer_column("M4947681")
+    spans = [(s.type, [words[i].text for i in s.words]) for s in recognise(PageText.of(words))]
+    assert ("CUSTOMER_ID", ["M4947681"]) in spans
+
+
+def test_one_character_under_a_header_is_no_code():
+    words = _customer_column("1")
+    assert not any(s.type == "CUSTOMER_ID" for s in recognise(PageText.of(words)))

@@ -26,7 +26,7 @@ def _id(v: str) -> bool:
     return (
         any(c.isdigit() for c in v)
         and len(v.split()) == 1
-        and len(v) <= 32
+        and 2 <= len(v.strip("#")) <= 32  # one character is a count or a mark
         and not DATE.fullmatch(v)
         and not money_or_share
     )
@@ -253,13 +253,19 @@ def find(text: PageText) -> list[Span]:
         found = label_type(seg.text)
         if found is not None:
             type_, ok = found
-            # The value sits to the right; a label with nothing to its right, or another label
-            # there (a header row), heads a column.
-            neighbour = right_of(seg, segs)
-            if neighbour is None or _is_label(neighbour.text):
-                neighbour = below(seg, segs, max_lines=1.6)
-            if neighbour is not None and not _is_label(neighbour.text):
-                out += _value_spans(neighbour, seg.text, type_, ok, score=0.6 if unknown_label(seg.text) else 0.8)
+            # The value sits to the right; a label with nothing to its right, another label there
+            # (a header row), or a neighbour that is no value of its type (another field across
+            # the page), has it below.
+            score = 0.6 if unknown_label(seg.text) else 0.8
+            for neighbour in (right_of(seg, segs), below(seg, segs, max_lines=1.6)):
+                spans = (
+                    []
+                    if neighbour is None or _is_label(neighbour.text)
+                    else _value_spans(neighbour, seg.text, type_, ok, score=score)
+                )
+                if spans:
+                    out += spans
+                    break
             continue
         out += _inline(seg, words) + _estimate(seg) + _greeting(seg)
         if SLASH_CODE.search(seg.text):
@@ -355,17 +361,15 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         ]
         if not above:
             continue
-        nearest = max(words[i].bbox[3] for i in above)
-        row = sorted((i for i in above if words[i].bbox[3] > nearest - seg.height), key=lambda i: words[i].bbox[0])
-        header = " ".join(words[i].text for i in row).strip(" |")
+        top, bottom = words[max(above, key=lambda i: words[i].bbox[3])].bbox[1::2]
+        # the header's row: words whose middle is level with the nearest one (rows' boxes overlap)
+        row = sorted((i for i in above if top <= (words[i].bbox[1] + words[i].bbox[3]) / 2 <= bottom),
+                     key=lambda i: words[i].bbox[0])  # fmt: skip
+        header = " ".join(words[i].text for i in _phrase(row, words)).strip(" |")
         found = label_type(header, fuzzy=True)
-        if found is None:
-            header = " ".join(words[i].text for i in _phrase(row, words)).strip(" |")
-            found = label_type(header, fuzzy=True)
         if found is not None and found[0] == "ORGANIZATION" and _id(seg.text.strip(" |/")):
             found = ("CUSTOMER_ID", _id)  # a code under "Advertiser" / "Agency" is that party's code
-        cell = seg.text.strip(" |/#")
-        if found is not None and len(cell) > 1 and found[1](cell):  # one character is a count or a mark
+        if found is not None and found[1](seg.text.strip(" |/")):
             score = 0.55 if unknown_label(header) else 0.7
             for span in _value_spans(seg, header, found[0], found[1]):
                 out.append(Span(span.type, span.words, score, "column-header", span.cut_left, span.cut_right))

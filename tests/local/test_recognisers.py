@@ -161,3 +161,15 @@ def test_each_recogniser_proposes_only_the_types_it_declares():
 def test_a_title_used_as_a_field_label_is_not_a_job_title():
     words = rows(("Account Executive", (40, 40, 240, 64)), ("Darah Wright", (40, 70, 200, 94)))
     assert ("JOB_TITLE", "Account Executive") not in spans(words)
+
+
+def test_a_label_whose_right_neighbour_is_another_field_has_its_value_below():
+    # A synthetic page: "Contract No." over its number, "Date: ..." far to its right, and the
+    # line above close enough that the two are not read as a column header over its cell.
+    words = rows(
+        ("July 22, 2025", (105, 377, 282, 406)),
+        ("Contract No.", (105, 406, 235, 431)),
+        ("Date: 05/26/2025", (638, 407, 861, 436)),
+        ("P0-4431798", (104, 439, 244, 465)),
+    )
+    assert ("CONTRACT_NUMBER", "P0-4431798") in spans(words)

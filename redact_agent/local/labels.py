@@ -46,6 +46,11 @@ def _text(v: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", v)) and not re.search(r"\d{3}", v) and len(v) <= 60
 
 
+def _handle(v: str) -> bool:
+    """A user name or device id: one token with a letter or a digit run, as logins are written."""
+    return bool(re.fullmatch(r"[\w.@:-]{2,64}", v)) and bool(re.search(r"[A-Za-z]|\d{3}", v)) and not DATE.fullmatch(v)
+
+
 def _phone(v: str) -> bool:
     return len(re.sub(r"\D", "", v)) >= 10
 
@@ -83,7 +88,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             _id,
         ),
         (r"dob|date\s+of\s+birth|birth\s*date", "DATE_OF_BIRTH", lambda v: bool(DATE.fullmatch(v))),
-        (r"user\s*(?:name|id)|login|ip(?:\s+address)?|device\s+id", "ONLINE_ID", _id),
+        (r"user(?:\s*(?:name|id))?|login|ip(?:\s+address)?|device(?:\s+id)?", "ONLINE_ID", _handle),
         (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _id),
         (
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"

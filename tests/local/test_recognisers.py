@@ -173,3 +173,10 @@ def test_a_label_whose_right_neighbour_is_another_field_has_its_value_below():
         ("P0-4431798", (104, 439, 244, 465)),
     )
     assert ("CONTRACT_NUMBER", "P0-4431798") in spans(words)
+
+
+@pytest.mark.parametrize(
+    "line, value", [("User: csimpson", "csimpson"), ("Device: 5c:4f:8f:c4:b3:3d", "5c:4f:8f:c4:b3:3d")]
+)
+def test_a_login_without_digits_is_an_online_id(line, value):
+    assert ("ONLINE_ID", value) in spans(rows((line, (40, 40, 300, 64))))

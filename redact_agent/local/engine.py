@@ -16,9 +16,10 @@ from PIL import Image
 
 from redact_agent.boxes import union_box
 from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
+from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten
-from redact_agent.local.layout import Segment
 from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
 from redact_agent.protocol import PROTOCOL, Mode
@@ -110,6 +111,15 @@ def value_of(span: Span, words: list[Word]) -> str:
     )
 
 
+def find_spans(text: PageText, policy: Policy) -> list[Span]:
+    """The recognisers' spans, every other place their values are printed, and the policy's deny
+    terms, resolved."""
+    spans = recognise(text)
+    spans += _repeats(resolve(spans, text.words), text)
+    spans += _deny(policy, text)
+    return resolve(spans, text.words)
+
+
 class LocalEngine:
     def __init__(self, mode: Mode = "single", policy: Policy | None = None, ocr: str = PROTOCOL.ocr):
         self.mode = mode
@@ -125,10 +135,7 @@ class LocalEngine:
         if self.mode == "tools":
             words = self._reread(page, words)
         text = PageText.of(words)
-        spans = recognise(text)
-        spans += _repeats(resolve(spans, words), text)
-        spans += _deny(self.policy, text)
-        return Found(text, resolve(spans, words))
+        return Found(text, find_spans(text, self.policy))
 
     def find_page(self, page_id: str, image: Image.Image) -> Finding:
         """The main job's interface: a prediction page, and no transcript (no model is asked)."""
@@ -185,44 +192,69 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"\s+", text) if t]
 
 
-def _occurrences(seg: Segment, tokens: list[str], words: list[Word]) -> list[tuple[int, ...]]:
-    texts = [words[i].text for i in seg.words]
-    n = len(tokens)
-    return [seg.words[k : k + n] for k in range(len(texts) - n + 1) if texts[k : k + n] == tokens]
+_EDGE = ".,:;#()[]|"
+
+
+def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
+    """Every place `tokens` are printed in a row, case and edge punctuation ignored: the words,
+    and the characters of the first and last word that are punctuation, not the value."""
+    words = text.words
+    want = [t.strip(_EDGE).casefold() for t in tokens]
+    n, out = len(want), []
+    for seg in text.segs:
+        have = [words[i].text.strip(_EDGE).casefold() for i in seg.words]
+        for k in range(len(have) - n + 1):
+            if have[k : k + n] == want:
+                first, last = words[seg.words[k]].text, words[seg.words[k + n - 1]].text
+                left, right = len(first) - len(first.lstrip(_EDGE)), len(last) - len(last.rstrip(_EDGE))
+                out.append((seg.words[k : k + n], left, right))
+    return out
+
+
+LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
+
+
+def _surnames(name: str) -> list[str]:
+    """The surname of a "First [M.] Last" or "Last, First" name, when it is one a reader would
+    know alone (a census surname of three letters or more that is no form word)."""
+    parts = _tokens(name)
+    if len(parts) < 2:
+        return []
+    last = (parts[0] if parts[0].endswith(",") else parts[-1]).strip(_EDGE)
+    plain = len(last) >= 3 and last.isalpha() and last.casefold() not in FIELD_WORDS
+    return [last] if plain and is_common_surname(last) else []
 
 
 def _repeats(spans: list[Span], text: PageText) -> list[Span]:
-    """Every other place a found value is printed, with the same type."""
-    words, segs = text.words, text.segs
+    """Every other place a found value is printed, with the same type, in any case; a person's
+    surname printed alone after the full name ("... call Huang"), as that person."""
+    words = text.words
     out = []
     for s in spans:
         if s.source == "date":  # dates repeat by design; each is found on its own
             continue
-        for line in value_of(s, words).split("\n"):
+        value = value_of(s, words)
+        for line in value.split("\n"):
             tokens = _tokens(line)
-            if len("".join(tokens)) < 4:
-                continue
-            for seg in segs:
-                out += [Span(s.type, occ, s.score - 0.05, "repeat") for occ in _occurrences(seg, tokens, words)]
+            if len("".join(tokens)) >= 4:
+                out += [
+                    Span(s.type, ws, s.score - 0.05, "repeat", left, right)
+                    for ws, left, right in _printed(text, tokens)
+                ]
+        if s.type == "PERSON_NAME" and "\n" not in value:
+            for surname in _surnames(value):
+                out += [
+                    Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right)
+                    for ws, left, right in _printed(text, [surname])
+                    if words[ws[0]].text.lstrip(_EDGE)[:1].isupper()
+                ]
     return out
-
-
-_EDGE = ".,:;#()[]|"
 
 
 def _deny(policy: Policy, text: PageText) -> list[Span]:
     """Every printed occurrence of a deny term (case and edge punctuation ignored)."""
-    words, segs = text.words, text.segs
-    out = []
-    for term, type_ in policy.deny:
-        want = [t.strip(_EDGE).casefold() for t in _tokens(term)]
-        n = len(want)
-        for seg in segs:
-            have = [words[i].text.strip(_EDGE).casefold() for i in seg.words]
-            for k in range(len(have) - n + 1):
-                if have[k : k + n] == want:
-                    first, last = words[seg.words[k]].text, words[seg.words[k + n - 1]].text
-                    left = len(first) - len(first.lstrip(_EDGE))
-                    right = len(last) - len(last.rstrip(_EDGE))
-                    out.append(Span(type_, seg.words[k : k + n], 1.0, "deny", left, right))
-    return out
+    return [
+        Span(type_, ws, 1.0, "deny", left, right)
+        for term, type_ in policy.deny
+        for ws, left, right in _printed(text, _tokens(term))
+    ]

@@ -27,7 +27,7 @@ from redact_agent.tools.ocr import Word
 _STREET = re.compile(
     r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
-    r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\s+\d+.*)$",
+    r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
     re.IGNORECASE,
 )
 _UNIT = re.compile(
@@ -168,7 +168,9 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
     A number-led line right above a "City, ST 12345" line, at the segment's start or after a
     label, is a street line whatever its suffix ("5472 Frank Lights"), when usaddress reads it
     as one."""
-    for m in re.finditer(r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*[o0]\.?\s*box\s|box\s)", seg.text, re.IGNORECASE):
+    for m in re.finditer(
+        r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)", seg.text, re.IGNORECASE
+    ):
         rest = seg.text[m.start() :]
         if is_street_line(rest):
             return m.start()

@@ -142,14 +142,33 @@ _NOT_A_CODE = re.compile(
 )
 _CODE_KINDS = [
     (
-        re.compile(r"\b(?:order|contract|est|estimate|traffic|headline|line|po|deal|rev|revision)\b", re.I),
+        re.compile(
+            r"\b(?:order|ord|contract|cont|contr|agreement|agmt|est|estimate|traffic|headline|line|po|io|insertion|"
+            r"buy|booking|deal|rev|revision)\b",
+            re.I,
+        ),
         "CONTRACT_NUMBER",
     ),
     (re.compile(r"\b(?:invoice|inv|bill|billing|statement|receipt)\b", re.I), "INVOICE_NUMBER"),
     (re.compile(r"\b(?:salesperson|slsp|sales|rep|ae|emp|employee|staff)\b", re.I), "EMPLOYEE_ID"),
     (re.compile(r"\b(?:case|claim|ticket|file|docket)\b", re.I), "CASE_NUMBER"),
     (re.compile(r"\b(?:policy|certificate)\b", re.I), "POLICY_NUMBER"),
+    (re.compile(r"\b(?:customer|cust|client|member|account|acct|advertiser|adv|agency|agy)\b", re.I), "CUSTOMER_ID"),
 ]
+# The kinds' long words, for labels the OCR misspelt ("Contrct", "lnvoice")
+_KIND_WORDS = {w: t for p, t in _CODE_KINDS for w in re.findall(r"[a-z]{6,}", p.pattern)}
+
+
+def _code_kind(label: str) -> str | None:
+    """The code type a label's words name, also when the OCR misspelt a long one."""
+    exact = next((t for pattern, t in _CODE_KINDS if pattern.search(label)), None)
+    if exact is not None:
+        return exact
+    for word in re.findall(r"[A-Za-z]{6,}", label):
+        best = process.extractOne(word.lower(), list(_KIND_WORDS), scorer=fuzz.ratio, score_cutoff=85)
+        if best is not None:
+            return _KIND_WORDS[best[0]]
+    return None
 
 
 # Codes of three or more slash-separated parts with a digit ("MBLM/MBLM/0110", "123/456/7890"),
@@ -179,39 +198,54 @@ def _slash_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
     return out
 
 
-def _code_label(core: str) -> str | None:
-    """The code type an unknown label's words announce, or None when it is no code label."""
-    if len(core.split()) > 5 or any(c.isdigit() for c in core) or not re.search(r"[A-Za-z]{2}", core):
+def _code_label(label: str) -> str | None:
+    """The code type an unknown label's words announce, or None when it is no code label: words
+    with a code word ("Agency Client Code", "Ext. ID": a CUSTOMER_ID when they say no more), or
+    a kind's word before '#' ("Ord #", "Cust #"; "Page #" is no code label)."""
+    if len(label.split()) > 5 or any(c.isdigit() for c in label) or not re.search(r"[A-Za-z]{2}", label):
         return None  # a label has words and no digits ("# 7303200" is a value)
-    if not _CODE_WORD.search(core) or _NOT_A_CODE.search(core):
+    if _NOT_A_CODE.search(label):
         return None
-    if not re.search(r"[A-Za-z]{2}", _CODE_WORD.sub(" ", core)):
-        return None  # "No" or "ID" alone says too little
-    return next((t for pattern, t in _CODE_KINDS if pattern.search(core)), "CUSTOMER_ID")
+    kind = _code_kind(label)
+    coded = re.search(r"[A-Za-z]{2}", _CODE_WORD.sub(" ", label)) and _CODE_WORD.search(label.rstrip("#"))
+    if coded:  # "No" or "ID" alone says too little
+        return kind or "CUSTOMER_ID"
+    return kind if label.endswith("#") else None
+
+
+def _label_core(text: str) -> tuple[str, str]:
+    """A label's words without the punctuation that ends it, and with its '#' kept ("Member #":
+    the '#' says which label it is)."""
+    return _LABEL_END.sub("", text.strip()).strip(), re.sub(r"\s*[:.]*\s*$", "", text.strip())
+
+
+def _in_table(text: str) -> tuple[str, Callable[[str], bool]] | None:
+    core, hashed = _label_core(text)
+    for pattern, type_, ok in LABELS:
+        if pattern.fullmatch(core) or (hashed.endswith("#") and pattern.fullmatch(hashed)):
+            return type_, ok
+    return None
 
 
 def unknown_label(text: str) -> bool:
     """A label typed by its words alone (`_code_label`), not by the table: its spans score lower."""
-    core = _LABEL_END.sub("", text.strip()).strip()
-    return not any(pattern.fullmatch(core) for pattern, _, _ in LABELS) and _code_label(core) is not None
+    return _in_table(text) is None and _code_label(_label_core(text)[1]) is not None
 
 
 def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], bool]] | None:
     """The type a label announces, with its value check, or None if `text` is no label.
     `fuzzy` also accepts near-spellings of common column headers."""
-    core = _LABEL_END.sub("", text.strip()).strip()
+    core, hashed = _label_core(text)
     if not core or len(core) > 40:
         return None
-    hashed = re.sub(r"\s*[:.]*\s*$", "", text.strip())  # "Member #": the '#' says which label it is
-    for pattern, type_, ok in LABELS:
-        if pattern.fullmatch(core) or (hashed.endswith("#") and pattern.fullmatch(hashed)):
-            return type_, ok
+    if (known := _in_table(text)) is not None:
+        return known
     if fuzzy:
         folded = re.sub(r"[^a-z ]", "", core.lower()).strip()
         best = process.extractOne(folded, list(_HEADERS), scorer=fuzz.ratio, score_cutoff=80)
         if best is not None:
             return _HEADERS[best[0]], _OK[_HEADERS[best[0]]]
-    code = _code_label(core)
+    code = _code_label(hashed)
     return (code, _code) if code is not None else None
 
 

@@ -180,3 +180,22 @@ def test_a_label_whose_right_neighbour_is_another_field_has_its_value_below():
 )
 def test_a_login_without_digits_is_an_online_id(line, value):
     assert ("ONLINE_ID", value) in spans(rows((line, (40, 40, 300, 64))))
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Ord # 2216547", "CONTRACT_NUMBER", "2216547"),  # a kind's word before '#'
+        ("Cust # A10442", "CUSTOMER_ID", "A10442"),
+        ("Buyer Order #: 9599744", "CONTRACT_NUMBER", "9599744"),  # vrdu-adbuy-078b984c7349-p1
+        ("Contrct #: 7741203", "CONTRACT_NUMBER", "7741203"),  # a long word the OCR misspelt
+        ("lnvoice #: 88123", "INVOICE_NUMBER", "88123"),
+    ],
+)
+def test_an_unknown_label_is_typed_by_its_words(line, type_, value):
+    assert (type_, value) in spans(rows((line, (40, 40, 400, 64))))
+
+
+@pytest.mark.parametrize("line", ["Page # 12", "Unit # 4410", "Border #: 5501"])
+def test_a_number_after_a_word_that_names_no_code_is_no_code(line):
+    assert not any(t.endswith(("_ID", "_NUMBER")) for t, _ in spans(rows((line, (40, 40, 400, 64)))))

@@ -234,15 +234,16 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
         if s.source == "date":  # dates repeat by design; each is found on its own
             continue
         value = value_of(s, words)
-        for line in value.split("\n"):
+        # a block's lines are printed alone elsewhere ("Suite 200"); a name's are not ("Mike")
+        for line in [value.replace("\n", " ")] if s.type == "PERSON_NAME" else value.split("\n"):
             tokens = _tokens(line)
             if len("".join(tokens)) >= 4:
                 out += [
                     Span(s.type, ws, s.score - 0.05, "repeat", left, right)
                     for ws, left, right in _printed(text, tokens)
                 ]
-        if s.type == "PERSON_NAME" and "\n" not in value:
-            for surname in _surnames(value):
+        if s.type == "PERSON_NAME":
+            for surname in _surnames(value.replace("\n", " ")):
                 out += [
                     Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right)
                     for ws, left, right in _printed(text, [surname])

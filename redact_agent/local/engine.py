@@ -17,7 +17,7 @@ from PIL import Image
 from redact_agent.boxes import union_box
 from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
 from redact_agent.local.entities import is_common_surname
-from redact_agent.local.ink import grey, tighten
+from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
@@ -92,6 +92,16 @@ def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float
     return (x0, y0, x1, y1) if x1 > x0 else w.bbox
 
 
+def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
+    """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
+    word and its glyphs stand apart, else the ink inside the word's box cut in proportion."""
+    n = len(words[i].text)
+    first, last = _chars(span, words)[i]
+    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last)) is not None:
+        return box
+    return tighten(page_grey, _trimmed(words, span, i))
+
+
 def _text_of(words: list[Word], span: Span, i: int) -> str:
     text = words[i].text
     if i == span.words[-1] and span.cut_right:
@@ -156,7 +166,7 @@ class LocalEngine:
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
-            box = union_box([tighten(page_grey, _trimmed(found.words, s, i)) for i in s.words])
+            box = union_box([_ink_box(page_grey, found.words, s, i) for i in s.words])
             out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3)))
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):

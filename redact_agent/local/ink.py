@@ -23,15 +23,21 @@ def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(image_rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
 
 
-def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
+def _ink(
+    page_grey: NDArray[np.uint8], box: Box, centred: bool = True
+) -> tuple[list[NDArray[np.int32]], int, int] | None:
+    """The dark components of a word box's crop that are the word's ink, with the crop's origin;
+    None for a crop too small or without ink. `centred`: only components centred in the box (a
+    neighbour's ink in the margin is dropped), else every one that reaches into it (a glyph the
+    OCR box clips is kept)."""
     h, w = page_grey.shape
     x0, y0 = max(0, int(box[0]) - GROW), max(0, int(box[1]) - GROW)
     x1, y1 = min(w, int(np.ceil(box[2])) + GROW), min(h, int(np.ceil(box[3])) + GROW)
     if x1 - x0 < 2 or y1 - y0 < 2:
-        return box
+        return None
     crop = page_grey[y0:y1, x0:x1]
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
-        return box
+        return None
     _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     ch, cw = ink.shape
@@ -44,9 +50,35 @@ def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
         top = stats[i][cv2.CC_STAT_TOP]
         # a descender of the line above, or an ascender of the line below, cut off by the crop
         clipped = (top == 0 or top + h == ch) and h < 0.4 * ch
-        if not rule and not clipped and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+        left, right = x0 + stats[i][cv2.CC_STAT_LEFT], x0 + stats[i][cv2.CC_STAT_LEFT] + w
+        inside = box[0] <= cx <= box[2] if centred else left < box[2] and right > box[0]
+        if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(stats[i])
-    return extents(keep, x0, y0) or box
+    return keep, x0, y0
+
+
+def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
+    found = _ink(page_grey, box)
+    return (extents(*found) if found else None) or box
+
+
+def tighten_chars(page_grey: NDArray[np.uint8], box: Box, n_chars: int, first: int, last: int) -> Box | None:
+    """The ink of characters [first, last) of an `n_chars`-character word in `box` ("15161" of
+    "(15161)"), when its ink falls into one column of glyphs per character, as print mostly does
+    (an 'i' and its dot are one column); None when it does not (touching or split glyphs)."""
+    found = _ink(page_grey, box, centred=False)
+    if not found:
+        return None
+    columns: list[list[NDArray[np.int32]]] = []
+    for c in sorted(found[0], key=lambda c: c[cv2.CC_STAT_LEFT]):
+        right = max((k[cv2.CC_STAT_LEFT] + k[cv2.CC_STAT_WIDTH] for k in columns[-1]), default=-1) if columns else -1
+        if columns and c[cv2.CC_STAT_LEFT] < right:
+            columns[-1].append(c)
+        else:
+            columns.append([c])
+    if len(columns) != n_chars or not 0 <= first < last <= n_chars:
+        return None
+    return extents([c for col in columns[first:last] for c in col], found[1], found[2])
 
 
 def extents(components: list[NDArray[np.int32]], x0: int, y0: int) -> Box | None:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from redact_agent.local.ink import tighten
+from redact_agent.local.ink import tighten, tighten_chars
 
 
 def _cell(rule_rows: int) -> np.ndarray:
@@ -41,3 +41,24 @@ def test_a_glyph_the_box_cuts_stays():
     page = np.full((60, 120), 255, np.uint8)
     page[14:36, 30:40] = 0
     assert tighten(page, (26, 18, 44, 40)) == (30.0, 16.0, 40.0, 36.0)
+
+
+def _bracketed() -> np.ndarray:
+    # "(151)": five glyph columns, the '(' and ')' taller than the digits.
+    page = np.full((60, 200), 255, np.uint8)
+    page[16:40, 20:23] = 0  # (
+    for x in (30, 40, 50):  # 1 5 1
+        page[20:36, x : x + 6] = 0
+    page[16:40, 62:65] = 0  # )
+    return page
+
+
+def test_a_cut_word_keeps_each_of_its_characters_whole():
+    # The OCR box clips the '(' (it starts at x 21): the digits are still picked glyph by glyph.
+    assert tighten_chars(_bracketed(), (21, 12, 66, 44), 5, 1, 4) == (30.0, 20.0, 56.0, 36.0)
+
+
+def test_glyphs_that_do_not_stand_apart_give_no_answer():
+    page = _bracketed()
+    page[28:30, 23:30] = 0  # the '(' touches the first digit: four columns for five characters
+    assert tighten_chars(page, (18, 12, 66, 44), 5, 1, 4) is None

@@ -111,6 +111,7 @@ class Prediction(BaseModel):
     bbox: Box
     value: str | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    reason: str | None = None  # why it was predicted (an extension: the embedded engine's recogniser and cue)
 
 
 class PredictionPage(BaseModel):

@@ -167,10 +167,11 @@ class LocalEngine:
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
             box = union_box([_ink_box(page_grey, found.words, s, i) for i in s.words])
-            out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3)))
+            reason = s.reason or s.source
+            out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3), reason=reason))
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):
-                out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5))
+                out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5, reason="signature-ink"))
         return out
 
     def _reread(self, page: Image.Image, words: list[Word]) -> list[Word]:
@@ -248,14 +249,15 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
         for line in [value.replace("\n", " ")] if s.type == "PERSON_NAME" else value.split("\n"):
             tokens = _tokens(line)
             if len("".join(tokens)) >= 4:
+                why = f"printed again; first found as {s.reason or s.source}"
                 out += [
-                    Span(s.type, ws, s.score - 0.05, "repeat", left, right)
+                    Span(s.type, ws, s.score - 0.05, "repeat", left, right, why)
                     for ws, left, right in _printed(text, tokens)
                 ]
         if s.type == "PERSON_NAME":
             for surname in _surnames(value.replace("\n", " ")):
                 out += [
-                    Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right)
+                    Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right, f"the surname of {value!r}")
                     for ws, left, right in _printed(text, [surname])
                     if words[ws[0]].text.lstrip(_EDGE)[:1].isupper()
                 ]

@@ -278,7 +278,14 @@ def _value_spans(
     words, left, right = seg.cuts(offset, offset + len(text))
     # A date of birth is a date the pattern recogniser also finds: the label must win.
     score = 0.95 if type_ == "DATE_OF_BIRTH" else score
-    return [Span(type_, words, score, "label", left, right)] if words else []
+    return [Span(type_, words, score, "label", left, right, _why("the value of", label))] if words else []
+
+
+def _why(where: str, label: str) -> str:
+    """A span's reason: where its label is, and, for a label the table lacks, that its words
+    named the code."""
+    unknown = ", a label the table lacks whose words name the code" if unknown_label(label) else ""
+    return f"{where} {' '.join(label.split())!r}{unknown}"
 
 
 def _is_label(text: str) -> bool:
@@ -411,7 +418,8 @@ def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:
         if found is not None and found[1](seg.text.strip(" |/")):
             score = 0.55 if unknown_label(header) else 0.7
             for span in _value_spans(seg, header, found[0], found[1]):
-                out.append(Span(span.type, span.words, score, "column-header", span.cut_left, span.cut_right))
+                why = _why("under the column header", header)
+                out.append(Span(span.type, span.words, score, "column-header", span.cut_left, span.cut_right, why))
             out += _down_the_column(seg, segs, header, found)
     return out
 
@@ -448,7 +456,8 @@ def _down_the_column(
         if len(text) < 3:
             break  # row numbers and counts, not codes
         for span in _value_spans(nxt, header, found[0], found[1]):
-            out.append(Span(span.type, span.words, 0.65, "column", span.cut_left, span.cut_right))
+            why = _why("down the column under", header)
+            out.append(Span(span.type, span.words, 0.65, "column", span.cut_left, span.cut_right, why))
         seen.add(nxt.index)
         cell = nxt
     return out

@@ -23,6 +23,7 @@ class Span:
     source: str  # which recogniser found it
     cut_left: int = 0  # characters of the first word that are not part of the value ("(" in "(1234)")
     cut_right: int = 0  # characters of the last word that are not part of the value
+    reason: str = ""  # why, in words, where the source alone does not say it ("the value of 'Agy Code'")
 
 
 @dataclass(frozen=True)

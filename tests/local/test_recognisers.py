@@ -4,7 +4,8 @@ the real OCR (Tesseract), so the test covers the whole local path from pixels to
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine
+from redact_agent.local.engine import LocalEngine, recognise
+from redact_agent.local.spans import PageText
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
 from tests.local.rows import found as spans
@@ -199,3 +200,9 @@ def test_an_unknown_label_is_typed_by_its_words(line, type_, value):
 @pytest.mark.parametrize("line", ["Page # 12", "Unit # 4410", "Border #: 5501"])
 def test_a_number_after_a_word_that_names_no_code_is_no_code(line):
     assert not any(t.endswith(("_ID", "_NUMBER")) for t, _ in spans(rows((line, (40, 40, 400, 64)))))
+
+
+def test_a_code_typed_by_an_unknown_label_says_so():
+    words = rows(("Agency Client Code: 4471-B", (40, 40, 400, 64)))
+    spans_ = [s for s in recognise(PageText.of(words)) if s.type == "CUSTOMER_ID"]
+    assert spans_ and "a label the table lacks" in spans_[0].reason and "'Agency Client Code:'" in spans_[0].reason

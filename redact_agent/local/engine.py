@@ -245,8 +245,9 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
         if s.source == "date":  # dates repeat by design; each is found on its own
             continue
         value = value_of(s, words)
+        flat = value.replace("\n", " ")
         # a block's lines are printed alone elsewhere ("Suite 200"); a name's are not ("Mike")
-        for line in [value.replace("\n", " ")] if s.type == "PERSON_NAME" else value.split("\n"):
+        for line in [flat] if s.type == "PERSON_NAME" else value.split("\n"):
             tokens = _tokens(line)
             if len("".join(tokens)) >= 4:
                 why = f"printed again; first found as {s.reason or s.source}"
@@ -255,7 +256,7 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
                     for ws, left, right in _printed(text, tokens)
                 ]
         if s.type == "PERSON_NAME":
-            for surname in _surnames(value.replace("\n", " ")):
+            for surname in _surnames(flat):
                 out += [
                     Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right, f"the surname of {value!r}")
                     for ws, left, right in _printed(text, [surname])

@@ -70,12 +70,13 @@ def tighten_chars(page_grey: NDArray[np.uint8], box: Box, n_chars: int, first: i
     if not found:
         return None
     columns: list[list[NDArray[np.int32]]] = []
+    right = -1  # where the current column's ink ends
     for c in sorted(found[0], key=lambda c: c[cv2.CC_STAT_LEFT]):
-        right = max((k[cv2.CC_STAT_LEFT] + k[cv2.CC_STAT_WIDTH] for k in columns[-1]), default=-1) if columns else -1
         if columns and c[cv2.CC_STAT_LEFT] < right:
             columns[-1].append(c)
         else:
             columns.append([c])
+        right = max(right, c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH])
     if len(columns) != n_chars or not 0 <= first < last <= n_chars:
         return None
     return extents([c for col in columns[first:last] for c in col], found[1], found[2])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from rapidfuzz import fuzz, process
 
@@ -227,6 +228,7 @@ def _in_table(text: str) -> tuple[str, Callable[[str], bool]] | None:
     return None
 
 
+@cache
 def unknown_label(text: str) -> bool:
     """A label typed by its words alone (`_code_label`), not by the table: its spans score lower."""
     return _in_table(text) is None and _code_label(_label_core(text)[1]) is not None

@@ -2,7 +2,8 @@
 
 - PERSON_NAME: 2–3 capitalised words whose first and last are in the US census name lists
   (shipped in the `names` package), or "Last, First"; `probablepeople` must not call it a
-  corporation.
+  corporation. A line that is only a common first name and a surname the lists lack is a name
+  when `probablepeople` reads it as one.
 - POSTAL_ADDRESS: a street line (house number + street type, or a P.O. box, confirmed by
   `usaddress`) with the suite and city/state/zip lines directly below it, as one block.
 - LOCATION: a city/state/zip line on its own.
@@ -36,7 +37,8 @@ _UNIT = re.compile(
     re.IGNORECASE,
 )
 CITY_LINE = re.compile(
-    r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)[A-Z]{2}\.?,?\s+\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
+    r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)(?:[A-Z]{2}|D\.\s?C\.)(?:\.\s*|,?\s+)"
+    r"\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
 )
 _TITLES = re.compile(
     r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
@@ -119,6 +121,22 @@ def is_person_name(text: str) -> bool:
     return bool(kind != "Corporation")
 
 
+def is_name_with_rare_surname(text: str) -> bool:
+    """ "JOHN ZWIRBLIS": a common first name and a surname the census lists lack, printed alone as
+    a name is (both words capitalised alike, the second no form word), which `probablepeople`
+    reads as a given name and a surname."""
+    words = text.split()
+    if len(words) != 2 or not all(w.isalpha() and w[0].isupper() for w in words) or len(words[1]) < 3:
+        return False
+    if words[0].isupper() != words[1].isupper() or not is_common_first_name(words[0]) or not plausible_name(text):
+        return False
+    try:
+        tags, kind = probablepeople.tag(text)
+    except probablepeople.RepeatedLabelError:
+        return False
+    return kind == "Person" and set(tags) == {"GivenName", "Surname"}
+
+
 def _tag(text: str) -> tuple[dict[str, str], str]:
     """usaddress's components and address kind, or none for a string it cannot label."""
     try:
@@ -154,8 +172,10 @@ def _tags_as_street(text: str) -> bool:
 
 
 def _aligned_below(nxt: Segment, street: Segment) -> bool:
-    """A line of the same address block starts where the street line does."""
-    return abs(nxt.box[0] - street.box[0]) < 3 * street.height
+    """A line of the same address block starts where the street line does, or, in a centred
+    block, is centred under it."""
+    centre = abs(nxt.box[0] + nxt.box[2] - street.box[0] - street.box[2]) / 2
+    return min(abs(nxt.box[0] - street.box[0]), centre) < 3 * street.height
 
 
 def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
@@ -174,7 +194,8 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
         rest = seg.text[m.start() :]
         if is_street_line(rest):
             return m.start()
-        after_label = m.start() == 0 or seg.text[: m.start()].rstrip().endswith(":")
+        before = seg.text[: m.start()].rstrip()
+        after_label = not before or before.endswith(":") or field_share(before) == 1.0  # "Ship to 90130 ..."
         if after_label and _tags_as_street(rest):
             street = part(seg, seg.cuts(m.start(), len(seg.text))[0], words)
             if _over_city_line(street, segs):
@@ -242,6 +263,8 @@ def find(page_text: PageText) -> list[Span]:
             pass
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
+        elif is_name_with_rare_surname(text):
+            out.append(Span("PERSON_NAME", seg.words, 0.55, "given-name+surname"))
         else:
             out += _names_within(seg, words)
         if _TITLES.match(text) and not seg.text.rstrip().endswith(":") and _after_a_name(seg, segs):

@@ -260,7 +260,7 @@ def _value_spans(
     seg: Segment, label: str, type_: str, ok: Callable[[str], bool], start: int = 0, score: float = 0.8
 ) -> list[Span]:
     raw = seg.text[start:]
-    text = raw.strip(" :#|/")
+    text = raw.strip(" :#|/,;")
     if not text:
         return []
     offset = seg.text.index(text, start)
@@ -315,7 +315,7 @@ def find(text: PageText) -> list[Span]:
                     out += spans
                     break
             continue
-        out += _inline(seg, words) + _estimate(seg) + _greeting(seg)
+        out += _inline(seg, words) + _glued(seg, words) + _estimate(seg) + _greeting(seg)
         if SLASH_CODE.search(seg.text):
             out += _slash_codes(seg, segs)
     return out + _under_headers(segs, words)
@@ -337,7 +337,9 @@ def _greeting(seg: Segment) -> list[Span]:
     return [Span("PERSON_NAME", words, 0.7, "greeting", left, right)]
 
 
-_ESTIMATE = re.compile(r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE)
+_ESTIMATE = re.compile(
+    r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?![.]\w)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE
+)
 
 
 def _estimate(seg: Segment) -> list[Span]:
@@ -357,10 +359,11 @@ def _estimate(seg: Segment) -> list[Span]:
 def _inline(seg: Segment, words: list[Word]) -> list[Span]:
     """Labels inside a segment: "Contact: Mary Johnson Phone: (312) 555-0199", "Inv # 7303200",
     "Traffic Line No. 4455". A label is 1–4 words ending in ':', '#' or a code word (No, Code,
-    ID, Ref); its value runs to the next label, cut back to the longest prefix its type accepts."""
+    ID, Ref), or a code's label opening the segment with a code after it ("Contract 1629799");
+    its value runs to the next label, cut back to the longest prefix its type accepts."""
     texts = [words[i].text for i in seg.words]
     n = len(texts)
-    found: list[tuple[int, int, str, Callable[[str], bool], str]] = []
+    found: list[tuple[int, int, str, Callable[[str], bool], str, float]] = []
     k = 0
     while k < n:
         for size in (4, 3, 2, 1):
@@ -370,21 +373,45 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
             if stop < n and texts[stop] in ("#", ":"):
                 stop += 1
             cand = " ".join(texts[k:stop])
-            ends = cand.endswith((":", "#")) or (_CODE_END.search(cand) is not None and len(cand.split()) > 1)
-            hit = label_type(cand) if ends else None
-            if hit is not None:
-                found.append((k, stop, hit[0], hit[1], cand))
+            after = texts[stop].strip(" |/.,;:()[]") if stop < n else ""
+            glued = stop < n and re.match(r"[#:]+\w", texts[stop]) is not None  # "Traffic #:1629799"
+            ends = cand.endswith((":", "#")) or glued or (_CODE_END.search(cand) is not None and len(cand.split()) > 1)
+            opens = k == 0 and _code(after) and re.fullmatch(r"[A-Za-z0-9/-]+", after)  # "Contract 1629799 Rev 2"
+            hit = label_type(cand) if ends or opens else None
+            if hit is not None and (ends or hit[1] is _id):  # a label without its ':' announces a code only
+                # a label the table lacks, or one without its ':', is weaker than a prefix ("Ref INV-30211")
+                score = 0.6 if unknown_label(cand) or not ends else 0.8
+                found.append((k, stop, hit[0], hit[1], cand, score))
                 k = stop - 1
                 break
         k += 1
     out = []
-    for j, (_, stop, type_, ok, label) in enumerate(found):
+    for j, (_, stop, type_, ok, label, score) in enumerate(found):
         limit = found[j + 1][0] if j + 1 < len(found) else n
         for last in range(limit, stop, -1):
             text = " ".join(texts[stop:last]).strip(" |/")
             if text and ok(text):
-                score = 0.6 if unknown_label(label) else 0.8
                 out += _value_spans(part(seg, seg.words[stop:last], words), label, type_, ok, score=score)
+                break
+    return out
+
+
+_GLUED = re.compile(r"^(?P<label>[A-Za-z][A-Za-z.]*[:#]+)(?P<value>[A-Za-z]*\d\S*)$")
+
+
+def _glued(seg: Segment, words: list[Word]) -> list[Span]:
+    """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123"): the
+    value is the rest of the word."""
+    out = []
+    for j, i in enumerate(seg.words):
+        m = _GLUED.match(words[i].text)
+        if m is None:
+            continue
+        for k in (j, j - 1, j - 2):  # the label may start a word or two before
+            label = " ".join([words[w].text for w in seg.words[max(k, 0) : j]] + [m.group("label")])
+            if k >= 0 and (hit := label_type(label)) is not None:
+                score = 0.6 if unknown_label(label) else 0.8
+                out += _value_spans(part(seg, (i,), words), label, *hit, start=m.start("value"), score=score)
                 break
     return out
 

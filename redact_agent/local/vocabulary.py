@@ -25,7 +25,7 @@ FIELD_WORDS = frozenset(
         "page", "pages", "schedule", "schedules", "national", "local", "regional", "political", "co-op", "coop",
         "cable", "digital", "print", "radio", "television", "tv", "external", "internal", "alt", "primary", "secondary",
         "new", "old", "accepted", "approved", "signed", "signature", "plan", "plans", "payable", "receivable",
-        "pending", "tbd", "none", "unknown", "various", "n/a"
+        "pending", "tbd", "none", "unknown", "various", "n/a", "ship", "mail", "send"
     }
 )  # fmt: skip
 # Words of programme titles: names and call letters inside them describe a programme

@@ -49,3 +49,26 @@ def test_a_po_box_read_with_a_zero_and_a_page_count_that_is_no_street():
 def test_names_that_are_form_words_or_programmes_are_not_names():
     for line in ("Accounts Payable", "Bill Plan", "Mike & Molly", "Ellen DeGeneres Show"):
         assert not any(t == "PERSON_NAME" for t, _ in found(rows((line, (100, 100, 400, 124))))), line
+
+
+def test_a_common_first_name_and_a_surname_the_census_lacks_alone_on_a_line():
+    for line in ("JOHN ZWIRBLIS", "Linda Petronko"):
+        assert ("PERSON_NAME", line) in found(rows((line, (100, 100, 400, 124)))), line
+    for line in ("Charlotte WMYT", "Grand Total", "Bill Payment"):  # a city and call letters; form words
+        assert not any(t == "PERSON_NAME" for t, _ in found(rows((line, (100, 100, 400, 124))))), line
+
+
+def test_a_centred_address_block_and_a_district_city_line():
+    words = rows(
+        ("1090 Vermont Avenue NW", (200, 100, 500, 124)),
+        ("Suite 300", (290, 128, 410, 152)),
+        ("Washington, D.C. 20005", (210, 156, 490, 180)),
+    )
+    assert ("POSTAL_ADDRESS", "1090 Vermont Avenue NW Suite 300 Washington, D.C. 20005") in found(words)
+
+
+def test_a_street_line_after_a_label_without_colon():
+    words = rows(
+        ("Ship to 90130 York Grove Apt. 507", (100, 100, 500, 124)), ("Bakermouth, MA 48043", (196, 128, 460, 152))
+    )
+    assert ("POSTAL_ADDRESS", "90130 York Grove Apt. 507 Bakermouth, MA 48043") in found(words)

@@ -4,7 +4,7 @@ the real OCR (Tesseract), so the test covers the whole local path from pixels to
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine, recognise
+from redact_agent.local.engine import LocalEngine, recognise, value_of
 from redact_agent.local.spans import PageText
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
@@ -206,3 +206,36 @@ def test_a_code_typed_by_an_unknown_label_says_so():
     words = rows(("Agency Client Code: 4471-B", (40, 40, 400, 64)))
     spans_ = [s for s in recognise(PageText.of(words)) if s.type == "CUSTOMER_ID"]
     assert spans_ and "a label the table lacks" in spans_[0].reason and "'Agency Client Code:'" in spans_[0].reason
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Contract 1629799 Rev 2", "CONTRACT_NUMBER", "1629799"),
+        ("Traffic 1629799, rev 2", "CONTRACT_NUMBER", "1629799"),  # its comma is no part of it
+        ("Invoice INV-30211 paid", "INVOICE_NUMBER", "INV-30211"),
+    ],
+)
+def test_a_code_label_opening_its_line_needs_no_colon(line, type_, value):
+    words = rows((line, (40, 40, 400, 64)))
+    assert any(s.type == type_ and value_of(s, words) == value for s in recognise(PageText.of(words)))
+
+
+@pytest.mark.parametrize("line", ["Est 1.0Unapproved", "Contact Sales Team", "Order 2 of 3"])
+def test_a_label_without_its_colon_takes_only_a_code(line):
+    assert not any(
+        t.endswith(("_ID", "_NUMBER")) or t == "PERSON_NAME" for t, _ in spans(rows((line, (40, 40, 400, 64))))
+    )
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Acct#40211 Net 30", "CUSTOMER_ID", "40211"),
+        ("Order No:88123", "CONTRACT_NUMBER", "88123"),
+        ("Traffic #:1629799", "CONTRACT_NUMBER", "1629799"),
+    ],
+)
+def test_a_label_the_ocr_glued_to_its_value(line, type_, value):
+    words = rows((line, (40, 40, 400, 64)))
+    assert any(s.type == type_ and value_of(s, words) == value for s in recognise(PageText.of(words)))

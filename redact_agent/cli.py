@@ -15,6 +15,7 @@ from pathlib import Path
 
 from redact_agent import __version__
 from redact_agent.agent.budgets import Budgets
+from redact_agent.audit.score import MATCHES
 from redact_agent.console import emit, warn
 from redact_agent.errors import InputError, RedactAgentError
 from redact_agent.eval.report import render
@@ -207,6 +208,24 @@ def _redact(args: argparse.Namespace) -> int:
         finder.close()
 
 
+def _audit(args: argparse.Namespace) -> int:
+    from redact_agent.audit.job import run
+
+    return run(args.inputs, Path(args.out), Path(args.json) if args.json else None)
+
+
+def _audit_score(args: argparse.Namespace) -> int:
+    from redact_agent.audit.score import load_pairs, render, score
+
+    result = score(load_pairs(Path(args.gold_dir), Path(args.audit_dir)), args.match)
+    emit(render(result))
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from redact_agent.agent.serve import serve
 
@@ -301,6 +320,21 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
     score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")
     score.set_defaults(func=_score)
+
+    audit = sub.add_parser("audit", help="find the redactions on pages (images, PDFs, directories)")
+    audit.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
+    audit.add_argument("-o", "--out", default="audit", help="output directory (default: ./audit)")
+    audit.add_argument("--json", metavar="FILE", help="also write the document summary as JSON")
+    audit.set_defaults(func=_audit)
+
+    audit_score = sub.add_parser("audit-score", help="score audits against gold redaction regions")
+    audit_score.add_argument("gold_dir", metavar="GOLD_DIR", help="directory of <page_id>.json gold redaction pages")
+    audit_score.add_argument("audit_dir", metavar="AUDIT_DIR", help="directory of <page_id>.audit.json audits")
+    audit_score.add_argument(
+        "--match", choices=MATCHES, default="iou", help="iou: IoU > 0.5; pq-weak: more than half of each region"
+    )
+    audit_score.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    audit_score.set_defaults(func=_audit_score)
 
     srv = sub.add_parser("serve", help="run `vllm serve` with the settings a model's profile needs")
     srv.add_argument("--model", required=True, help="e.g. Qwen/Qwen3-VL-8B-Instruct")

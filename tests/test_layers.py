@@ -16,7 +16,7 @@ LAYERS = [
     ["local", "peers"],
     ["agent"],
     ["systems"],
-    ["job", "bench"],
+    ["job", "bench", "audit"],
     ["cli", "__main__"],
 ]  # fmt: skip
 

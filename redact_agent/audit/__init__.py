@@ -1,0 +1,1 @@
+"""Auditing redacted documents: where they were redacted, and whether each redaction holds."""

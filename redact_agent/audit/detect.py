@@ -1,0 +1,96 @@
+"""Finding redactions in a page image: filled boxes (black, gray, colour) by morphology.
+
+The page's non-paper pixels are opened with a square a little thicker than a bold stroke, so
+text, underlines and table rules vanish and solid fills remain. A remaining component is a
+redaction when it is box-shaped (its outline, holes filled, covers most of its bounding box),
+at least as tall as a line of small print, painted in one even tone (a fill, not a photo), and
+not a shaded field that shows its text: ink inside a fill that reads as anything but a
+redaction code (Woo grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte") makes it a look-alike.
+A code printed inside the box is read by OCR, light text on a dark fill inverted first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from redact_agent.audit.regions import Region
+from redact_agent.tools.ocr import OcrEngine
+
+PAPER = 230  # grey levels above this are paper
+MIN_FILL = 0.85  # share of its bounding box a box's outline covers
+MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
+TONE = 24
+MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
+# Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
+# ("(b)(6)", "(b)(7)(C)", "b6"), and the Woo's out-of-scope marking.
+CODE = re.compile(
+    r"^(?:\d{1,2}(?:\s?\.\s?\d{1,2}){1,3}\s?\.?\s?[a-zA-Z]?|\(?b\)?\s?\(?\d\)?(?:\s?\(?[A-Fa-f]\)?)?|"
+    r"buiten\s+reikwijdte|n\.?v\.?t\.?)$",
+    re.IGNORECASE,
+)
+
+
+def _scale(height: int) -> float:
+    """Sizes are set for a 2200 px tall page (letter at 200 DPI, A4 at about 190)."""
+    return height / 2200
+
+
+def _kind(tone: float, saturation: float) -> str:
+    if saturation > 25:
+        return "color"
+    return "black" if tone < 80 else "gray"
+
+
+def _inner_ink(grey: NDArray[np.uint8], mask: NDArray[np.bool_], tone: float) -> NDArray[np.bool_]:
+    """Pixels inside a fill that stand out from its tone (text printed on it, or left under it)."""
+    return mask & (np.abs(grey.astype(np.int16) - int(tone)) > 60)
+
+
+def _code(crop: Image.Image, dark_fill: bool, ocr: OcrEngine) -> str | None:
+    """The text printed inside a box, or None when there is none; OCR reads dark on light."""
+    if dark_fill:
+        crop = Image.fromarray(255 - np.asarray(crop.convert("L"))).convert("RGB")
+    text = " ".join(w.text for w in ocr.words(crop)).strip()
+    return text or None
+
+
+def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
+    rgb = np.asarray(page.convert("RGB"))
+    grey = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    saturation = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
+    s = _scale(rgb.shape[0])
+    k = max(5, round(9 * s))
+    painted = ((grey < PAPER) | (saturation > 40)).astype(np.uint8)
+    solid = cv2.morphologyEx(painted, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    page_area = rgb.shape[0] * rgb.shape[1]
+    out = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * page_area:
+            continue
+        outline = np.zeros((h, w), np.uint8)
+        cv2.drawContours(outline, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+        if outline.sum() < MIN_FILL * w * h:
+            continue
+        inside = outline.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
+        tones = grey[y : y + h, x : x + w][inside]
+        tone = float(np.bincount(tones, minlength=256).argmax())
+        even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
+        if even < MIN_EVEN:
+            continue
+        sat = float(np.median(saturation[y : y + h, x : x + w][inside]))
+        kind = _kind(tone, sat)
+        code = None
+        if _inner_ink(grey[y : y + h, x : x + w], outline.astype(bool), tone).sum() > 0.002 * w * h:
+            code = _code(page.crop((x, y, x + w, y + h)), tone < 128, ocr)
+            if code is not None and not CODE.match(code):
+                continue  # a shaded field or a dark bar with its text showing: no redaction
+        score = round(min(1.0, outline.sum() / (w * h)) * even, 3)  # how box-shaped and how even
+        out.append(Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score))
+    return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))

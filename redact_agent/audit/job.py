@@ -1,0 +1,136 @@
+"""`redact-agent audit`: the redactions of every page of images, PDFs and directories.
+
+Per page, `OUT/<page_id>.audit.json` (the regions, with kind, printed code and score, and the
+share of the page's text area they cover) and `OUT/<page_id>.audit.png` (the page with each
+region outlined and its code written beside it); for the run, `OUT/audit.md` and, with
+`--json`, the same summary as JSON. One line per page; a file that cannot be read is named and
+the others go on, and the exit status is then 2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+from tqdm import tqdm
+
+from redact_agent.audit import detect
+from redact_agent.audit.regions import Region
+from redact_agent.console import emit, warn
+from redact_agent.errors import InputError
+from redact_agent.images import png_bytes
+from redact_agent.inputs import collect
+from redact_agent.protocol import PROTOCOL
+from redact_agent.redact import write_atomic
+from redact_agent.tables import markdown, number
+from redact_agent.tools.ocr import OcrEngine, get_engine
+
+OUTLINE = (230, 0, 120)
+
+
+def _text_area(page: Image.Image) -> float:
+    """The area of the box around everything printed on the page (its paper margins left out)."""
+    ink = np.asarray(page.convert("L")) < detect.PAPER
+    ys, xs = np.nonzero(ink)
+    return float((xs.max() - xs.min() + 1) * (ys.max() - ys.min() + 1)) if len(xs) else 0.0
+
+
+def page_audit(page_id: str, page: Image.Image, ocr: OcrEngine) -> tuple[list[Region], dict[str, Any]]:
+    """A page's regions, and its audit JSON."""
+    regions = detect.find(page, ocr)
+    area = _text_area(page)
+    covered = sum(r.area for r in regions)
+    return regions, {
+        "page_id": page_id,
+        "width": page.width,
+        "height": page.height,
+        "redactions": [{"bbox": list(r.bbox), "kind": r.kind, "code": r.code, "score": r.score} for r in regions],
+        "findings": [],
+        "redacted_area": round(covered / area, 4) if area else 0.0,
+    }
+
+
+def overlay(page: Image.Image, regions: list[Region]) -> Image.Image:
+    out = page.convert("RGB").copy()
+    draw = ImageDraw.Draw(out)
+    width = max(2, round(page.height / 700))
+    for r in regions:
+        draw.rectangle(r.bbox, outline=OUTLINE, width=width)
+        draw.text((r.bbox[0], max(0, r.bbox[1] - 12)), r.code or r.kind or "", fill=OUTLINE)
+    return out
+
+
+def _summary(audits: list[dict[str, Any]], errors: list[str]) -> dict[str, Any]:
+    codes = Counter(r["code"] for a in audits for r in a["redactions"] if r["code"])
+    kinds = Counter(r["kind"] for a in audits for r in a["redactions"])
+    shares = [a["redacted_area"] for a in audits]
+    return {
+        "pages": len(audits),
+        "regions": sum(len(a["redactions"]) for a in audits),
+        "pages_with_redactions": sum(bool(a["redactions"]) for a in audits),
+        "redacted_area_mean": round(sum(shares) / len(shares), 4) if shares else None,
+        "kinds": dict(kinds.most_common()),
+        "codes": dict(codes.most_common()),
+        "findings": sum(len(a["findings"]) for a in audits),
+        "errors": errors,
+    }
+
+
+def _markdown(summary: dict[str, Any], audits: list[dict[str, Any]]) -> str:
+    lines = [
+        "# Audit",
+        "",
+        f"{summary['pages']} pages, {summary['regions']} redactions on {summary['pages_with_redactions']} of them; "
+        f"mean share of the text area redacted {number(summary['redacted_area_mean'])}.",
+        "",
+    ]
+    lines += markdown(["page", "redactions", "share redacted", "codes"], [
+        [a["page_id"], str(len(a["redactions"])), number(a["redacted_area"]),
+         ", ".join(sorted({r["code"] for r in a["redactions"] if r["code"]})) or "-"]
+        for a in audits
+    ])  # fmt: skip
+    if summary["codes"]:
+        lines += [
+            "",
+            "## Codes",
+            "",
+            *markdown(["code", "regions"], [[c, str(n)] for c, n in summary["codes"].items()]),
+        ]
+    if summary["errors"]:
+        lines += ["", "## Not read", "", *(f"- {e}" for e in summary["errors"])]
+    return "\n".join(lines) + "\n"
+
+
+def run(inputs: list[str], out: Path, json_path: Path | None) -> int:
+    found = collect(inputs)
+    errors = list(found.errors)
+    for note in found.skip_notes():
+        warn(f"skipped {note}")
+    ocr = get_engine(PROTOCOL.ocr)
+    audits = []
+    with tqdm(total=len(found.documents), unit="file", disable=None) as bar:
+        for doc in found.documents:
+            try:
+                for page in doc.pages():
+                    regions, audit = page_audit(page.page_id, page.image, ocr)
+                    folder = out / doc.subdir
+                    write_atomic(folder / f"{page.page_id}.audit.json", (json.dumps(audit, indent=2) + "\n").encode())
+                    write_atomic(folder / f"{page.page_id}.audit.png", png_bytes(overlay(page.image, regions)))
+                    audits.append(audit)
+                    codes = Counter(r["code"] for r in audit["redactions"] if r["code"])
+                    emit(f"{page.page_id}: {len(regions)} redactions, {audit['redacted_area']:.1%} of the text area"
+                         + (f", codes {dict(codes)}" if codes else ""))  # fmt: skip
+            except InputError as exc:
+                errors.append(str(exc))
+                warn(f"error: {exc}")
+            bar.update()
+    summary = _summary(audits, errors)
+    write_atomic(out / "audit.md", _markdown(summary, audits).encode())
+    if json_path is not None:
+        write_atomic(json_path, (json.dumps(summary, indent=2) + "\n").encode())
+    emit(f"{summary['pages']} pages, {summary['regions']} redactions: {out / 'audit.md'}")
+    return 2 if errors else 0

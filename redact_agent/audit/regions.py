@@ -1,0 +1,132 @@
+"""Redaction regions as gold and audits write them, and their exact areas.
+
+A region is a pixel box, optionally with a polygon for a non-rectangular one (an outline that
+steps around a paragraph). Areas and intersections are exact: a polygon is clipped to a box
+(Sutherland–Hodgman; the box is convex) and measured by the shoelace formula, so figures do not
+depend on a rasterisation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from redact_agent.boxes import Box, box_problem
+from redact_agent.errors import InputError
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Region:
+    bbox: Box
+    polygon: tuple[Point, ...] | None = None
+    kind: str | None = None
+    code: str | None = None
+    score: float | None = None
+
+    @property
+    def area(self) -> float:
+        if self.polygon is None:
+            x0, y0, x1, y1 = self.bbox
+            return (x1 - x0) * (y1 - y0)
+        return _shoelace(self.polygon)
+
+    def intersection(self, box: Box) -> float:
+        """The area this region shares with a box."""
+        if self.polygon is None:
+            x0, y0, x1, y1 = self.bbox
+            w = min(x1, box[2]) - max(x0, box[0])
+            h = min(y1, box[3]) - max(y0, box[1])
+            return max(w, 0.0) * max(h, 0.0)
+        return _shoelace(_clip(self.polygon, box))
+
+
+@dataclass(frozen=True)
+class RegionPage:
+    page_id: str
+    width: int
+    height: int
+    regions: tuple[Region, ...]
+    kind: str | None = None  # a gold page's dominant style, when its regions carry none
+
+
+def _shoelace(points: tuple[Point, ...] | list[Point]) -> float:
+    n = len(points)
+    if n < 3:
+        return 0.0
+    s = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
+    return abs(s) / 2
+
+
+def _clip_half(points: list[Point], axis: int, bound: float, keep_above: bool) -> list[Point]:
+    """The part of a polygon on one side of the line `point[axis] == bound`."""
+
+    def inside(p: Point) -> bool:
+        return p[axis] >= bound if keep_above else p[axis] <= bound
+
+    def cross(p: Point, q: Point) -> Point:
+        t = (bound - p[axis]) / (q[axis] - p[axis])
+        return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+
+    out: list[Point] = []
+    for i, q in enumerate(points):
+        p = points[i - 1]
+        if inside(q):
+            if not inside(p):
+                out.append(cross(p, q))
+            out.append(q)
+        elif inside(p):
+            out.append(cross(p, q))
+    return out
+
+
+def _clip(polygon: tuple[Point, ...], box: Box) -> list[Point]:
+    """The part of a polygon inside a box."""
+    out = list(polygon)
+    for axis, bound, keep_above in ((0, box[0], True), (0, box[2], False), (1, box[1], True), (1, box[3], False)):
+        out = _clip_half(out, axis, bound, keep_above) if out else out
+    return out
+
+
+def _region(raw: Any, where: str, width: int, height: int) -> Region:
+    if not isinstance(raw, dict) or "bbox" not in raw:
+        raise InputError(f"{where}: a region is an object with a bbox")
+    box = raw["bbox"]
+    if not isinstance(box, list) or not all(isinstance(v, (int, float)) for v in box):
+        raise InputError(f"{where}: bbox must be four numbers, got {box!r}")
+    problem = box_problem(box, width, height)
+    if problem is not None:
+        raise InputError(f"{where}: {problem}")
+    polygon = raw.get("polygon")
+    if polygon is not None:
+        if (
+            not isinstance(polygon, list)
+            or len(polygon) < 3
+            or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p) for p in polygon
+            )
+        ):
+            raise InputError(f"{where}: a polygon is a list of three or more [x, y] points")
+        polygon = tuple((float(x), float(y)) for x, y in polygon)
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return Region((x0, y0, x1, y1), polygon, raw.get("kind"), raw.get("code"), raw.get("score"))
+
+
+def load_region_page(path: Path) -> RegionPage:
+    """A gold redaction page or an audit JSON; anything malformed is an InputError naming the file."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: cannot read a redaction page: {exc}") from None
+    if not isinstance(raw, dict) or not all(k in raw for k in ("page_id", "width", "height", "redactions")):
+        raise InputError(f"{path}: a redaction page has page_id, width, height and redactions")
+    width, height = raw["width"], raw["height"]
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        raise InputError(f"{path}: width and height must be positive whole numbers")
+    if not isinstance(raw["redactions"], list):
+        raise InputError(f"{path}: redactions must be a list")
+    regions = tuple(_region(r, f"{path} redaction {i}", width, height) for i, r in enumerate(raw["redactions"]))
+    return RegionPage(str(raw["page_id"]), width, height, regions, raw.get("kind"))

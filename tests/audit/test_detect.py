@@ -1,0 +1,71 @@
+"""The redaction detector on drawn pages: filled boxes of each kind with and without a code,
+our own redacted output, and the look-alikes that are no redaction."""
+
+import json
+
+from PIL import Image, ImageDraw, ImageFont
+
+from redact_agent.audit import detect
+from redact_agent.audit.job import run
+from redact_agent.redact import redact
+from redact_agent.tools.ocr import get_engine
+
+
+def _page() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    page = Image.new("RGB", (1700, 2200), "white")
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.load_default(size=28)
+    for row in range(20):
+        draw.text((100, 120 + row * 50), "Dit is een regel tekst met wat woorden erin.", fill="black", font=font)
+    draw.line((100, 1200, 1600, 1200), fill="black", width=4)  # a table rule
+    return page, draw
+
+
+def _boxes(page: Image.Image) -> list[tuple[float, float, float, float]]:
+    return [r.bbox for r in detect.find(page, get_engine())]
+
+
+def test_filled_boxes_of_each_kind_are_found_with_their_kind():
+    page, draw = _page()
+    drawn = {"black": ((300, 165, 700, 205), (0, 0, 0)), "gray": ((300, 315, 700, 355), (170, 170, 170)),
+             "color": ((300, 465, 700, 505), (240, 160, 40))}  # fmt: skip
+    for box, fill in drawn.values():
+        draw.rectangle(box, fill=fill)
+    found = sorted(detect.find(page, get_engine()), key=lambda r: r.bbox[1])
+    assert [r.kind for r in found] == ["black", "gray", "color"]
+    for r, (box, _) in zip(found, drawn.values(), strict=True):  # the text the boxes touch stays out
+        assert all(abs(a - b) <= 3 for a, b in zip(r.bbox, (box[0], box[1], box[2] + 1, box[3] + 1), strict=True))
+
+
+def test_a_ground_printed_on_a_box_is_read_and_a_shaded_field_is_no_redaction():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    draw.rectangle((300, 1300, 600, 1345), fill=(192, 192, 192))
+    draw.text((400, 1305), "5.1.2e", fill="white", font=font)
+    draw.rectangle((300, 1500, 1100, 1545), fill=(200, 200, 200))  # a shaded header showing its words
+    draw.text((310, 1505), "Omschrijving van de kosten", fill="black", font=font)
+    found = detect.find(page, get_engine())
+    assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e")]
+
+
+def test_our_own_redactions_are_all_found(tmp_path):
+    page, _ = _page()
+    boxes = [(300, 170, 520, 200), (100, 420, 400, 450), (800, 870, 1200, 900)]
+    out = redact(page, boxes)
+    found = _boxes(out)
+    assert len(found) == 3
+    for box, hit in zip(sorted(boxes), sorted(found), strict=True):
+        assert hit[0] <= box[0] and hit[1] <= box[1] and hit[2] >= box[2] and hit[3] >= box[3]
+
+
+def test_the_audit_command_writes_each_page_and_a_summary(tmp_path):
+    page, draw = _page()
+    draw.rectangle((300, 165, 700, 205), fill="black")
+    page.save(tmp_path / "page.png")
+    (tmp_path / "broken.png").write_bytes(b"not a png")
+    status = run([str(tmp_path / "page.png"), str(tmp_path / "broken.png")], tmp_path / "out", tmp_path / "s.json")
+    assert status == 2  # the broken file is named and the other page is audited
+    assert (tmp_path / "out" / "page.audit.json").is_file() and (tmp_path / "out" / "page.audit.png").is_file()
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert (summary["pages"], summary["regions"], len(summary["errors"])) == (1, 1, 1)
+    assert "broken.png" in summary["errors"][0] and (tmp_path / "out" / "audit.md").is_file()

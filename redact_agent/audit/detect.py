@@ -22,9 +22,11 @@ from redact_agent.audit.regions import Region
 from redact_agent.tools.ocr import OcrEngine
 
 PAPER = 230  # grey levels above this are paper
+DARK = 100  # and below this, black print or a black fill
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 TONE = 24
+CONTINUES = 0.25  # share of the ring around a gray or coloured box in its tone that makes it a piece
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
 # Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
 # ("(b)(6)", "(b)(7)(C)", "b6"), and the Woo's out-of-scope marking.
@@ -59,13 +61,43 @@ def _code(crop: Image.Image, dark_fill: bool, ocr: OcrEngine) -> str | None:
     return text or None
 
 
+def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int) -> bool:
+    """Whether the fill's tone goes on past its box: a redaction is a box on paper, while the
+    opening cuts a shaded header or a logo's bar into pieces between its letters."""
+    x, y, w, h = rect
+    x0, y0 = max(0, x - k), max(0, y - k)
+    ring = grey[y0 : y + h + k, x0 : x + w + k].astype(np.int16)
+    inner = np.zeros(ring.shape, bool)
+    inner[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = True
+    same = np.abs(ring - int(tone)) <= TONE
+    return bool(same[~inner].mean() > CONTINUES) if (~inner).any() else False
+
+
+def _fill_glyph_holes(mask: NDArray[np.uint8], size: int) -> NDArray[np.uint8]:
+    """A gray or coloured mask with its glyph-sized holes filled: light text printed on a fill
+    ("5.1.2e" in white on gray) would otherwise cut a low box apart when it is opened. The gap
+    between two boxes that touch, and a table's cells, are longer than a glyph and stay open;
+    black print makes no holes here, since it is not in this mask."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    holes = [
+        c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and max(cv2.boundingRect(c)[2:]) <= size
+    ]
+    out = mask.copy()
+    cv2.drawContours(out, holes, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
 def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     rgb = np.asarray(page.convert("RGB"))
     grey = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     saturation = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
     s = _scale(rgb.shape[0])
     k = max(5, round(9 * s))
-    painted = ((grey < PAPER) | (saturation > 40)).astype(np.uint8)
+    dark = grey < DARK
+    tinted = (((grey >= DARK) & (grey < PAPER)) | (saturation > 40)).astype(np.uint8)
+    painted = (dark | _fill_glyph_holes(tinted, 2 * k).astype(bool)).astype(np.uint8)
     solid = cv2.morphologyEx(painted, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     page_area = rgb.shape[0] * rgb.shape[1]
@@ -86,6 +118,8 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
             continue
         sat = float(np.median(saturation[y : y + h, x : x + w][inside]))
         kind = _kind(tone, sat)
+        if kind != "black" and _continues(grey, (x, y, w, h), tone, k):
+            continue  # a piece of a shaded bar or a logo that its letters cut out
         code = None
         if _inner_ink(grey[y : y + h, x : x + w], outline.astype(bool), tone).sum() > 0.002 * w * h:
             code = _code(page.crop((x, y, x + w, y + h)), tone < 128, ocr)

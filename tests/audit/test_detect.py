@@ -69,3 +69,19 @@ def test_the_audit_command_writes_each_page_and_a_summary(tmp_path):
     summary = json.loads((tmp_path / "s.json").read_text())
     assert (summary["pages"], summary["regions"], len(summary["errors"])) == (1, 1, 1)
     assert "broken.png" in summary["errors"][0] and (tmp_path / "out" / "audit.md").is_file()
+
+
+def test_the_pieces_a_logo_bar_s_letters_cut_out_are_no_redactions():
+    page, draw = _page()
+    draw.rectangle((300, 1400, 1000, 1470), fill=(200, 30, 40))  # a station logo's bar
+    for k, letter in enumerate("WKRG-TV"):
+        draw.text((320 + k * 95, 1398), letter, fill="white", font=ImageFont.load_default(size=72))
+    assert detect.find(page, get_engine()) == []
+
+
+def test_a_low_gray_box_is_not_cut_apart_by_the_white_ground_printed_on_it():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 560, 1333), fill=(192, 192, 192))  # barely taller than its text
+    draw.text((330, 1301), "5.1.2e", fill="white", font=ImageFont.load_default(size=30))
+    found = detect.find(page, get_engine())
+    assert [(r.bbox, r.kind, r.code) for r in found] == [((300.0, 1300.0, 561.0, 1334.0), "gray", "5.1.2e")]

@@ -1,12 +1,14 @@
-"""Finding redactions in a page image: filled boxes (black, gray, colour) by morphology.
+"""Finding redactions in a page image: filled boxes (black, gray, colour) and outlines.
 
-The page's non-paper pixels are opened with a square a little thicker than a bold stroke, so
-text, underlines and table rules vanish and solid fills remain. A remaining component is a
-redaction when it is box-shaped (its outline, holes filled, covers most of its bounding box),
-at least as tall as a line of small print, painted in one even tone (a fill, not a photo), and
-not a shaded field that shows its text: ink inside a fill that reads as anything but a
-redaction code (Woo grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte") makes it a look-alike.
-A code printed inside the box is read by OCR, light text on a dark fill inverted first.
+Filled boxes: the page's non-paper pixels are opened with a square a little thicker than a bold
+stroke, so text, underlines and table rules vanish and solid fills remain. A remaining component
+is a redaction when it is box-shaped (its outline, holes filled, covers most of its bounding
+box), at least as tall as a line of small print, painted in one even tone (a fill, not a photo),
+not a piece of a larger fill that letters cut out, and not a shaded field that shows its text:
+ink inside a fill that reads as anything but a redaction code (Woo grounds "5.1.2e", FOIA
+"(b)(6)", "Buiten reikwijdte") makes it a look-alike. Outlines: a thin line around a blank
+area (a rectangle, or a polygon stepping around a paragraph) with a redaction code printed
+inside. A code is read by OCR, light text on a dark fill inverted first.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from redact_agent.tools.ocr import OcrEngine
 
 PAPER = 230  # grey levels above this are paper
 DARK = 100  # and below this, black print or a black fill
+LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
+OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 TONE = 24
@@ -127,4 +131,43 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
                 continue  # a shaded field or a dark bar with its text showing: no redaction
         score = round(min(1.0, outline.sum() / (w * h)) * even, 3)  # how box-shaped and how even
         out.append(Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score))
+    out += _outlines(page, grey, s, ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
+
+
+def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) -> list[Region]:
+    """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
+    that steps around a paragraph, with the ground printed inside ("5.1.2.e"). A blank box
+    with no ground (a form field) and the cells of a table (one line around many holes) are
+    not redactions."""
+    lines = np.asarray(
+        cv2.morphologyEx((grey < 160).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8
+    )
+    contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    holes: dict[int, list[int]] = {}
+    for i, h in enumerate(hierarchy[0]):
+        x, y, w, hh = cv2.boundingRect(contours[i])
+        if h[3] >= 0 and hh >= 20 * s and w >= 40 * s:
+            holes.setdefault(int(h[3]), []).append(i)
+    out = []
+    for parent, children in holes.items():
+        if len(children) > 2:
+            continue  # a table's grid
+        for i in children:
+            x, y, w, h = cv2.boundingRect(contours[i])
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(inside, [contours[i] - [x, y]], -1, 1, thickness=cv2.FILLED)
+            if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
+                continue  # not a box, or one with print in it (a field, a frame around text)
+            text = _code(page.crop((x, y, x + w, y + h)), False, ocr) or ""
+            code = next((t for t in [text, " ".join(text.split()[:2]), *text.split()] if CODE.match(t)), None)
+            if code is None:
+                continue  # a box with no ground in it: a form field or a frame
+            px, py, pw, ph = cv2.boundingRect(contours[parent])
+            box = (float(x - 2), float(y - 2), float(x + w + 2), float(y + h + 2))
+            if len(children) == 1 and pw * ph < 1.3 * w * h:
+                box = (float(px), float(py), float(px + pw), float(py + ph))
+            out.append(Region(box, kind="outline", code=code, score=round(inside.mean(), 3)))
+    return out

@@ -85,3 +85,20 @@ def test_a_low_gray_box_is_not_cut_apart_by_the_white_ground_printed_on_it():
     draw.text((330, 1301), "5.1.2e", fill="white", font=ImageFont.load_default(size=30))
     found = detect.find(page, get_engine())
     assert [(r.bbox, r.kind, r.code) for r in found] == [((300.0, 1300.0, 561.0, 1334.0), "gray", "5.1.2e")]
+
+
+def test_an_outline_with_its_ground_inside_is_a_redaction_and_a_blank_field_or_a_table_is_not():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    draw.rectangle((300, 1300, 800, 1350), outline="black", width=2)  # blanked text, its ground inside
+    draw.text((306, 1308), "5.1.2.e", fill="black", font=font)
+    draw.rectangle((300, 1500, 800, 1550), outline="black", width=2)  # an empty form field
+    for col in range(4):  # a table: one grid line around many cells
+        for row in range(3):
+            draw.rectangle(
+                (300 + col * 200, 1700 + row * 60, 500 + col * 200, 1760 + row * 60), outline="black", width=2
+            )
+    draw.text((306, 1708), "5.1.2.e", fill="black", font=font)
+    found = detect.find(page, get_engine())
+    assert [(r.kind, r.code) for r in found] == [("outline", "5.1.2.e")]
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 801, 1351), strict=True))

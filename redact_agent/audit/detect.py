@@ -14,6 +14,7 @@ inside. A code is read by OCR, light text on a dark fill inverted first.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import cv2
 import numpy as np
@@ -28,6 +29,7 @@ DARK = 100  # and below this, black print or a black fill
 LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
 OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
+MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 TONE = 24
 CONTINUES = 0.25  # share of the ring around a gray or coloured box in its tone that makes it a piece
@@ -63,6 +65,14 @@ def _code(crop: Image.Image, dark_fill: bool, ocr: OcrEngine) -> str | None:
         crop = Image.fromarray(255 - np.asarray(crop.convert("L"))).convert("RGB")
     text = " ".join(w.text for w in ocr.words(crop)).strip()
     return text or None
+
+
+def _rectilinear(contour: NDArray[Any]) -> bool:
+    """Whether an outline has only horizontal and vertical edges, as the union of boxes painted
+    over each other has, and no letter or logo."""
+    points = cv2.approxPolyDP(contour, 2, True).reshape(-1, 2)
+    edges = np.abs(np.roll(points, -1, axis=0) - points)
+    return len(points) >= 4 and bool(np.all(edges.min(axis=1) <= 2))
 
 
 def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int) -> bool:
@@ -112,13 +122,17 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
             continue
         outline = np.zeros((h, w), np.uint8)
         cv2.drawContours(outline, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
-        if outline.sum() < MIN_FILL * w * h:
+        if outline.sum() < MIN_UNION_FILL * w * h:
             continue
         inside = outline.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
         tones = grey[y : y + h, x : x + w][inside]
         tone = float(np.bincount(tones, minlength=256).argmax())
         even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
         if even < MIN_EVEN:
+            continue
+        filled = outline.sum() / (w * h)
+        union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
+        if filled < MIN_FILL and not union:
             continue
         sat = float(np.median(saturation[y : y + h, x : x + w][inside]))
         kind = _kind(tone, sat)

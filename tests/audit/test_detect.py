@@ -102,3 +102,11 @@ def test_an_outline_with_its_ground_inside_is_a_redaction_and_a_blank_field_or_a
     found = detect.find(page, get_engine())
     assert [(r.kind, r.code) for r in found] == [("outline", "5.1.2.e")]
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 801, 1351), strict=True))
+
+
+def test_our_boxes_painted_over_each_other_are_found_as_one():
+    page, _ = _page()
+    out = redact(page, [(300, 170, 700, 200), (600, 180, 700, 230)])  # a line's box and one over the next line
+    found = _boxes(out)
+    assert len(found) == 1
+    assert found[0][0] <= 300 and found[0][1] <= 170 and found[0][2] >= 700 and found[0][3] >= 230

@@ -120,17 +120,18 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
         x, y, w, h = cv2.boundingRect(c)
         if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * page_area:
             continue
-        outline = np.zeros((h, w), np.uint8)
-        cv2.drawContours(outline, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
-        if outline.sum() < MIN_UNION_FILL * w * h:
+        drawn = np.zeros((h, w), np.uint8)
+        cv2.drawContours(drawn, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+        outline = drawn.astype(bool)
+        filled = float(outline.mean())
+        if filled < MIN_UNION_FILL:
             continue
-        inside = outline.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
+        inside = outline & solid[y : y + h, x : x + w].astype(bool)
         tones = grey[y : y + h, x : x + w][inside]
         tone = float(np.bincount(tones, minlength=256).argmax())
         even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
         if even < MIN_EVEN:
             continue
-        filled = outline.sum() / (w * h)
         union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
         if filled < MIN_FILL and not union:
             continue
@@ -139,11 +140,11 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
         if kind != "black" and _continues(grey, (x, y, w, h), tone, k):
             continue  # a piece of a shaded bar or a logo that its letters cut out
         code = None
-        if _inner_ink(grey[y : y + h, x : x + w], outline.astype(bool), tone).sum() > 0.002 * w * h:
+        if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
             code = _code(page.crop((x, y, x + w, y + h)), tone < 128, ocr)
             if code is not None and not CODE.match(code):
                 continue  # a shaded field or a dark bar with its text showing: no redaction
-        score = round(min(1.0, outline.sum() / (w * h)) * even, 3)  # how box-shaped and how even
+        score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
         out.append(Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score))
     out += _outlines(page, grey, s, ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
@@ -155,7 +156,7 @@ def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngi
     with no ground (a form field) and the cells of a table (one line around many holes) are
     not redactions."""
     lines = np.asarray(
-        cv2.morphologyEx((grey < 160).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8
+        cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8
     )
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redact_agent.boxes import Box, box_problem
+from redact_agent.boxes import Box, as_array, box_problem, intersections
 from redact_agent.errors import InputError
 
 Point = tuple[float, float]
@@ -37,10 +37,7 @@ class Region:
     def intersection(self, box: Box) -> float:
         """The area this region shares with a box."""
         if self.polygon is None:
-            x0, y0, x1, y1 = self.bbox
-            w = min(x1, box[2]) - max(x0, box[0])
-            h = min(y1, box[3]) - max(y0, box[1])
-            return max(w, 0.0) * max(h, 0.0)
+            return float(intersections(as_array([self.bbox]), as_array([box]))[0, 0])
         return _shoelace(_clip(self.polygon, box))
 
 

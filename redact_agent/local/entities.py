@@ -114,11 +114,7 @@ def is_person_name(text: str) -> bool:
     inverted = "," in text and up[0] in last and up[1] in first
     if not (plain or inverted):
         return False
-    try:
-        _, kind = probablepeople.tag(text)
-    except probablepeople.RepeatedLabelError:
-        return plain or inverted
-    return bool(kind != "Corporation")
+    return _person_tag(text)[1] != "Corporation"
 
 
 def is_name_with_rare_surname(text: str) -> bool:
@@ -130,11 +126,18 @@ def is_name_with_rare_surname(text: str) -> bool:
         return False
     if words[0].isupper() != words[1].isupper() or not is_common_first_name(words[0]) or not plausible_name(text):
         return False
+    tags, kind = _person_tag(text)
+    return kind == "Person" and set(tags) == {"GivenName", "Surname"}
+
+
+def _person_tag(text: str) -> tuple[dict[str, str], str]:
+    """probablepeople's components and kind (Person, Corporation), or none for a string it
+    cannot label."""
     try:
         tags, kind = probablepeople.tag(text)
     except probablepeople.RepeatedLabelError:
-        return False
-    return kind == "Person" and set(tags) == {"GivenName", "Surname"}
+        return {}, ""
+    return dict(tags), str(kind)
 
 
 def _tag(text: str) -> tuple[dict[str, str], str]:

@@ -234,6 +234,12 @@ def unknown_label(text: str) -> bool:
     return _in_table(text) is None and _code_label(_label_core(text)[1]) is not None
 
 
+def _label_score(label: str, weak: bool = False) -> float:
+    """The score of a label's value: lower for a label the table lacks, or a weak one (a label
+    without its ':'), than a kind-naming prefix ("Ref INV-30211")."""
+    return 0.6 if weak or unknown_label(label) else 0.8
+
+
 def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], bool]] | None:
     """The type a label announces, with its value check, or None if `text` is no label.
     `fuzzy` also accepts near-spellings of common column headers."""
@@ -304,7 +310,7 @@ def find(text: PageText) -> list[Span]:
             # The value sits to the right; a label with nothing to its right, another label there
             # (a header row), or a neighbour that is no value of its type (another field across
             # the page), has it below.
-            score = 0.6 if unknown_label(seg.text) else 0.8
+            score = _label_score(seg.text)
             for neighbour in (right_of(seg, segs), below(seg, segs, max_lines=1.6)):
                 spans = (
                     []
@@ -379,8 +385,7 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
             opens = k == 0 and _code(after) and re.fullmatch(r"[A-Za-z0-9/-]+", after)  # "Contract 1629799 Rev 2"
             hit = label_type(cand) if ends or opens else None
             if hit is not None and (ends or hit[1] is _id):  # a label without its ':' announces a code only
-                # a label the table lacks, or one without its ':', is weaker than a prefix ("Ref INV-30211")
-                score = 0.6 if unknown_label(cand) or not ends else 0.8
+                score = _label_score(cand, weak=not ends)
                 found.append((k, stop, hit[0], hit[1], cand, score))
                 k = stop - 1
                 break
@@ -410,7 +415,7 @@ def _glued(seg: Segment, words: list[Word]) -> list[Span]:
         for k in (j, j - 1, j - 2):  # the label may start a word or two before
             label = " ".join([words[w].text for w in seg.words[max(k, 0) : j]] + [m.group("label")])
             if k >= 0 and (hit := label_type(label)) is not None:
-                score = 0.6 if unknown_label(label) else 0.8
+                score = _label_score(label)
                 out += _value_spans(part(seg, (i,), words), label, *hit, start=m.start("value"), score=score)
                 break
     return out

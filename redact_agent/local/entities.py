@@ -182,24 +182,32 @@ def _aligned_below(nxt: Segment, street: Segment) -> bool:
 
 
 def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
+    """A "City, ST 12345" line comes next in the block, directly or after a suite line."""
     nxt = below(street, segs, max_lines=2.0)
+    if nxt is not None and _aligned_below(nxt, street) and _UNIT.match(nxt.text):
+        nxt = below(nxt, segs, max_lines=2.0)
     return nxt is not None and _aligned_below(nxt, street) and bool(CITY_LINE.match(nxt.text))
+
+
+# A house number and a few words: what a street line over a city line is, whatever its suffix or
+# however the OCR spelt it ("39218Heather Meadow", the number glued to the name).
+_NUMBER_LED = re.compile(r"^\d{1,6}[A-Za-z]?\s*[A-Za-z][\w.'-]*(?:\s+[\w.'#-]+){0,5}$")
 
 
 def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int | None:
     """Where a street line starts in a segment (OCR often glues logo debris in front of it).
     A number-led line right above a "City, ST 12345" line, at the segment's start or after a
     label, is a street line whatever its suffix ("5472 Frank Lights"), when usaddress reads it
-    as one."""
+    as one or it is a house number and a few words."""
     for m in re.finditer(
-        r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)", seg.text, re.IGNORECASE
+        r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)", seg.text, re.IGNORECASE
     ):
         rest = seg.text[m.start() :]
         if is_street_line(rest):
             return m.start()
         before = seg.text[: m.start()].rstrip()
         after_label = not before or before.endswith(":") or field_share(before) == 1.0  # "Ship to 90130 ..."
-        if after_label and _tags_as_street(rest):
+        if after_label and (_tags_as_street(rest) or _NUMBER_LED.match(rest)):
             street = part(seg, seg.cuts(m.start(), len(seg.text))[0], words)
             if _over_city_line(street, segs):
                 return m.start()
@@ -255,9 +263,26 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     return out
 
 
+def _two_line_names(segs: list[Segment]) -> list[Span]:
+    """A name a narrow cell wraps: a common first name alone on its line, its surname alone
+    under it ("JOHN" over "ZWIRBLIS"), read as one name."""
+    out = []
+    for seg in segs:
+        first = seg.text.strip(" ,;:|")
+        if len(seg.words) != 1 or not first.isalpha() or not is_common_first_name(first):
+            continue
+        nxt = below(seg, segs, max_lines=1.0)
+        if nxt is None or len(nxt.words) != 1 or not _aligned_below(nxt, seg):
+            continue
+        name = f"{first} {nxt.text.strip(' ,;:|')}"
+        if is_person_name(name) or is_name_with_rare_surname(name):
+            out.append(Span("PERSON_NAME", seg.words + nxt.words, 0.5, "two-line-name"))
+    return out
+
+
 def find(page_text: PageText) -> list[Span]:
     segs, words = page_text.segs, page_text.words
-    out = _address_blocks(segs, words)
+    out = _address_blocks(segs, words) + _two_line_names(segs)
     for seg in segs:
         text = seg.text.strip(" :;|")
         if CITY_LINE.match(text):

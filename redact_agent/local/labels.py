@@ -172,9 +172,16 @@ def _code_kind(label: str) -> str | None:
     return None
 
 
-# Codes of three or more slash-separated parts with a digit ("MBLM/MBLM/0110", "123/456/7890"),
-# which no date is: agency and CPE codes (CUSTOMER_ID), unless their field is a product or brand.
+# Codes with no label, known by their shape alone: three or more slash-separated parts with a
+# digit ("MBLM/MBLM/0110", "123/456/7890"), which no date is; one to three capitals before a
+# digit run ("C75334", "HX-21-809494"; an ad's ISCI code, "PEPA0230H", has four and a letter
+# after); '#' before five or more digits ("#907193"). Agency,
+# account and reference codes: a CUSTOMER_ID, the commonest code on such forms, unless their field
+# is a product or brand. A year with a prefix ("FY2020", "Q42020") is no code.
 SLASH_CODE = re.compile(r"(?<![\w/])(?=[A-Z0-9/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])")
+_CAPS_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,3}(?:-\d{2})?-?\d{4,}|#\d{5,})(?![\w/-])")
+_YEAR = re.compile(r"^(?:[A-Z]{1,3}|Q[1-4])-?(?:19|20)\d\d$")
+UNLABELLED_SCORE = 0.4  # below every label and pattern: a code's label, where there is one, types it
 
 
 _DATE_RUN = re.compile(r"(?:^|/)(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/\d{2}")  # dates OCR glued together
@@ -185,17 +192,20 @@ def _code(v: str) -> bool:
     return _id(v) and len(v.strip("#")) >= 3
 
 
-def _slash_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
+def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
     left = next((s for s in segs if right_of(s, segs) == seg), None)
     context = seg.text + " " + (left.text if left is not None else "")
     header = next(iter(above(seg, segs, max_lines=1.6)), None)
     if _NOT_A_CODE.search(context) or (header is not None and _NOT_A_CODE.search(header.text)):
         return []
     out = []
-    for m in SLASH_CODE.finditer(seg.text):
-        if not _DATE_RUN.search(m.group(0)):
+    for pattern, why in ((SLASH_CODE, "slash-separated parts"), (_CAPS_CODE, "capitals or '#' before digits")):
+        for m in pattern.finditer(seg.text):
+            if _DATE_RUN.search(m.group(0)) or _YEAR.match(m.group(0)):
+                continue
             words, left_cut, right_cut = seg.cuts(m.start(), m.end())
-            out.append(Span("CUSTOMER_ID", words, 0.5, "slash-code", left_cut, right_cut))
+            reason = f"a code with no label, by its shape ({why})"
+            out.append(Span("CUSTOMER_ID", words, UNLABELLED_SCORE, "code-shape", left_cut, right_cut, reason))
     return out
 
 
@@ -322,8 +332,7 @@ def find(text: PageText) -> list[Span]:
                     break
             continue
         out += _inline(seg, words) + _glued(seg, words) + _estimate(seg) + _greeting(seg)
-        if SLASH_CODE.search(seg.text):
-            out += _slash_codes(seg, segs)
+    out += [span for seg in segs if re.search(r"\d", seg.text) for span in _unlabelled_codes(seg, segs)]
     return out + _under_headers(segs, words)
 
 

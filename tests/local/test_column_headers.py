@@ -82,8 +82,25 @@ def test_an_unknown_label_whose_words_say_code_types_its_value(label, type_):
 
 @pytest.mark.parametrize("label", ["Product Code:", "No:", "Rate:"])
 def test_labels_that_name_no_code_type_nothing(label):
-    words = rows((f"{label} X7731B", (40, 40, 40 + 14 * (len(label) + 7), 64)))
+    words = rows((f"{label} 7731B", (40, 40, 40 + 14 * (len(label) + 7), 64)))
     assert not any(t.endswith(("_ID", "_NUMBER")) for t, _ in found(words))
+
+
+@pytest.mark.parametrize("line, code", [
+    ("please send C75334 the attached schedule", "C75334"),
+    ("HX-21-809494", "HX-21-809494"),
+    ("Rate: X7731", "X7731"),
+    ("see #907193 for the details", "#907193"),
+])  # fmt: skip
+def test_a_code_with_no_label_is_known_by_its_shape(line, code):
+    assert ("CUSTOMER_ID", code) in found(rows((line, (40, 40, 40 + 14 * len(line), 64))))
+
+
+@pytest.mark.parametrize(
+    "line", ["Budget FY2020 approved", "Flight Q42020", "ISCI: ABCD1234", "PEPA0230H", "Line #12", "30 spots"]
+)
+def test_years_product_codes_and_counts_are_no_codes(line):
+    assert not any(t == "CUSTOMER_ID" for t, _ in found(rows((line, (40, 40, 40 + 14 * len(line), 64)))))
 
 
 def test_a_value_that_opens_with_its_own_label_takes_that_type():

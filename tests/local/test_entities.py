@@ -72,3 +72,19 @@ def test_a_street_line_after_a_label_without_colon():
         ("Ship to 90130 York Grove Apt. 507", (100, 100, 500, 124)), ("Bakermouth, MA 48043", (196, 128, 460, 152))
     )
     assert ("POSTAL_ADDRESS", "90130 York Grove Apt. 507 Bakermouth, MA 48043") in found(words)
+
+
+def test_a_house_number_glued_to_its_street_over_a_suite_and_a_city_line():
+    words = rows(
+        ("Ship to: 39218Heather Meadow", (100, 100, 500, 124)),
+        ("Unit 4", (230, 128, 330, 152)),
+        ("Mcgeeport, SC 02455", (230, 156, 460, 180)),
+    )
+    assert ("POSTAL_ADDRESS", "39218Heather Meadow Unit 4 Mcgeeport, SC 02455") in found(words)
+
+
+def test_a_name_wrapped_over_two_lines_of_a_cell():
+    words = rows(("JOHN", (100, 100, 170, 124)), ("ZWIRBLIS", (100, 128, 230, 152)))
+    assert ("PERSON_NAME", "JOHN ZWIRBLIS") in found(words)
+    apart = rows(("JOHN", (100, 100, 170, 124)), ("Total", (100, 128, 180, 152)))
+    assert not any(t == "PERSON_NAME" for t, _ in found(apart))

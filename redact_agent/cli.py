@@ -211,7 +211,7 @@ def _redact(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from redact_agent.audit.job import run
 
-    return run(args.inputs, Path(args.out), Path(args.json) if args.json else None)
+    return run(args.inputs, Path(args.out), Path(args.json) if args.json else None, show_text=args.show_text)
 
 
 def _audit_score(args: argparse.Namespace) -> int:
@@ -325,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("inputs", nargs="+", metavar="INPUT", help="PNG/JPEG/TIFF images, PDFs, or directories of them")
     audit.add_argument("-o", "--out", default="audit", help="output directory (default: ./audit)")
     audit.add_argument("--json", metavar="FILE", help="also write the document summary as JSON")
+    audit.add_argument(
+        "--show-text", action="store_true", help="write the text a finding lets through (default: its length only)"
+    )
     audit.set_defaults(func=_audit)
 
     audit_score = sub.add_parser("audit-score", help="score audits against gold redaction regions")

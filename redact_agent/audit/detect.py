@@ -14,6 +14,7 @@ inside. A code is read by OCR, light text on a dark fill inverted first.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -26,6 +27,7 @@ from redact_agent.tools.ocr import OcrEngine
 
 PAPER = 230  # grey levels above this are paper
 DARK = 100  # and below this, black print or a black fill
+BLACK = 80  # the darkest a gray fill is
 LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
 OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
@@ -51,7 +53,7 @@ def _scale(height: int) -> float:
 def _kind(tone: float, saturation: float) -> str:
     if saturation > 25:
         return "color"
-    return "black" if tone < 80 else "gray"
+    return "black" if tone < BLACK else "gray"
 
 
 def _inner_ink(grey: NDArray[np.uint8], mask: NDArray[np.bool_], tone: float) -> NDArray[np.bool_]:
@@ -103,51 +105,98 @@ def _fill_glyph_holes(mask: NDArray[np.uint8], size: int) -> NDArray[np.uint8]:
     return out
 
 
+@dataclass(frozen=True)
+class _Page:
+    """A page's image, grey levels, colour saturation and sizes, computed once."""
+
+    image: Image.Image
+    grey: NDArray[np.uint8]
+    saturation: NDArray[np.int16]
+    s: float  # the size scale
+    k: int  # the opening's square, a little thicker than a bold stroke
+    ocr: OcrEngine
+
+
 def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     rgb = np.asarray(page.convert("RGB"))
     grey = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
-    saturation = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
     s = _scale(rgb.shape[0])
-    k = max(5, round(9 * s))
+    p = _Page(page, grey, rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2), s, max(5, round(9 * s)), ocr)
     dark = grey < DARK
-    tinted = (((grey >= DARK) & (grey < PAPER)) | (saturation > 40)).astype(np.uint8)
-    painted = (dark | _fill_glyph_holes(tinted, 2 * k).astype(bool)).astype(np.uint8)
-    solid = cv2.morphologyEx(painted, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    tinted = (((grey >= DARK) & (grey < PAPER)) | (p.saturation > 40)).astype(np.uint8)
+    painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
+    solid = _opened(painted, p.k)
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    page_area = rgb.shape[0] * rgb.shape[1]
-    out = []
-    for c in contours:
-        x, y, w, h = cv2.boundingRect(c)
-        if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * page_area:
-            continue
-        drawn = np.zeros((h, w), np.uint8)
-        cv2.drawContours(drawn, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
-        outline = drawn.astype(bool)
-        filled = float(outline.mean())
-        if filled < MIN_UNION_FILL:
-            continue
-        inside = outline & solid[y : y + h, x : x + w].astype(bool)
-        tones = grey[y : y + h, x : x + w][inside]
-        tone = float(np.bincount(tones, minlength=256).argmax())
-        even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
-        if even < MIN_EVEN:
-            continue
-        union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
-        if filled < MIN_FILL and not union:
-            continue
-        sat = float(np.median(saturation[y : y + h, x : x + w][inside]))
-        kind = _kind(tone, sat)
-        if kind != "black" and _continues(grey, (x, y, w, h), tone, k):
-            continue  # a piece of a shaded bar or a logo that its letters cut out
-        code = None
-        if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
-            code = _code(page.crop((x, y, x + w, y + h)), tone < 128, ocr)
-            if code is not None and not CODE.match(code):
-                continue  # a shaded field or a dark bar with its text showing: no redaction
-        score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
-        out.append(Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score))
+    out = [r for c in contours if (r := _filled(p, solid, c)) is not None]
+    out += _black_in_tint(p, dark, solid, out)
     out += _outlines(page, grey, s, ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
+
+
+def _opened(mask: NDArray[Any], k: int) -> NDArray[np.uint8]:
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
+
+
+def _black_in_tint(p: _Page, dark: NDArray[np.bool_], painted: NDArray[np.uint8], found: list[Region]) -> list[Region]:
+    """Black boxes looked for in the black alone: one painted on a shaded ground, or touching a
+    logo's gray or a watermark, is part of a larger tinted component of `painted`. A black box
+    of `painted` was judged whole already (the code printed on it may split its black in two)."""
+    solid = _opened(dark.astype(np.uint8), p.k)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(painted)
+    out = []
+    for c in cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        x, y, w, h = cv2.boundingRect(c)
+        if w < max(h, 40 * p.s):
+            continue  # a logo's letters leave narrow pieces of black; a redaction covers a word
+        label = labels[y + h // 2, x + w // 2]
+        px, py, pw, ph = stats[label][:4]
+        within = labels[py : py + ph, px : px + pw] == label
+        tone = float(np.median(p.grey[py : py + ph, px : px + pw][within]))
+        if label and float(within.mean()) >= MIN_FILL and tone < BLACK:
+            continue
+        region = _filled(p, solid, c)
+        if region is not None and region.kind == "black" and not any(_same(region, r) for r in found):
+            out.append(region)
+    return out
+
+
+def _same(a: Region, b: Region) -> bool:
+    """Whether two regions are one box found twice (the smaller lies mostly inside the other)."""
+    return a.intersection(b.bbox) > 0.5 * min(a.area, b.area)
+
+
+def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | None:
+    """The filled box an opened component is, or None when it is no redaction."""
+    grey, s = p.grey, p.s
+    x, y, w, h = cv2.boundingRect(c)
+    if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * grey.shape[0] * grey.shape[1]:
+        return None
+    drawn = np.zeros((h, w), np.uint8)
+    cv2.drawContours(drawn, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+    outline = drawn.astype(bool)
+    filled = float(outline.mean())
+    if filled < MIN_UNION_FILL:
+        return None
+    inside = outline & solid[y : y + h, x : x + w].astype(bool)
+    tones = grey[y : y + h, x : x + w][inside]
+    tone = float(np.bincount(tones, minlength=256).argmax())
+    even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
+    if even < MIN_EVEN:
+        return None
+    union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
+    if filled < MIN_FILL and not union:
+        return None
+    sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
+    kind = _kind(tone, sat)
+    if kind != "black" and _continues(grey, (x, y, w, h), tone, p.k):
+        return None  # a piece of a shaded bar or a logo that its letters cut out
+    code = None
+    if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
+        code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
+        if code is not None and not CODE.match(code):
+            return None  # a shaded field or a dark bar with its text showing: no redaction
+    score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
+    return Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score)
 
 
 def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) -> list[Region]:

@@ -110,3 +110,14 @@ def test_our_boxes_painted_over_each_other_are_found_as_one():
     found = _boxes(out)
     assert len(found) == 1
     assert found[0][0] <= 300 and found[0][1] <= 170 and found[0][2] >= 700 and found[0][3] >= 230
+
+
+def test_a_black_box_on_a_shaded_ground_or_touching_a_logos_gray_is_found():
+    page, draw = _page()
+    draw.rectangle((100, 1300, 1600, 1420), fill=(215, 215, 215))  # a shaded field showing its text
+    draw.text((800, 1340), "Terms and conditions", fill="black", font=ImageFont.load_default(size=30))
+    draw.rectangle((300, 1340, 700, 1375), fill="black")
+    draw.ellipse((900, 1600, 1100, 1800), fill=(200, 200, 200))  # a gray logo
+    draw.rectangle((1050, 1680, 1400, 1720), fill="black")
+    found = [(r.bbox, r.kind) for r in detect.find(page, get_engine())]
+    assert ((300.0, 1340.0, 701.0, 1376.0), "black") in found and ((1050.0, 1680.0, 1401.0, 1721.0), "black") in found

@@ -351,7 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--pages", type=int, default=100, help="pages to render (default 100)")
     synth.add_argument("--seed", type=int, default=0, help="the same seed gives the same bytes (default 0)")
     synth.add_argument(
-        "--profile", choices=["balanced", "leakagebench"], default="balanced", help="page-type mix (default balanced)"
+        "--profile",
+        choices=["balanced", "leakagebench", "redactions"],
+        default="balanced",
+        help="page-type mix, or redacted pages with their redactions as gold (default balanced)",
     )
     synth.add_argument("--workers", type=int, help="processes (default: one per CPU)")
     synth.set_defaults(func=_synth)

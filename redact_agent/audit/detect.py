@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
+from rapidfuzz import fuzz, process
 
 from redact_agent.audit.regions import Region
 from redact_agent.tools.ocr import OcrEngine
@@ -35,14 +36,29 @@ MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (a
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 TONE = 24
 CONTINUES = 0.25  # share of the ring around a gray or coloured box in its tone that makes it a piece
+SOLID = 0.6  # share of its box a solid box's black covers, the light print on it aside
+HOLE_RATIO = 8  # how many times a glyph's hole a solid box is
+AROUND = 0.5  # share of black around a glyph's hole in a solid box
+WIDE = 1.5  # a gray or coloured box covers words: it is this much wider than tall, at least
+MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
 # Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
-# ("(b)(6)", "(b)(7)(C)", "b6"), and the Woo's out-of-scope marking.
+# ("(b)(6)", "(b)(7)(C)", "b6"); and the markings of what is out of a request's scope, matched
+# as the OCR spells them ("behoort noiet tot Wob verzoek").
 CODE = re.compile(
     r"^(?:\d{1,2}(?:\s?\.\s?\d{1,2}){1,3}\s?\.?\s?[a-zA-Z]?|\(?b\)?\s?\(?\d\)?(?:\s?\(?[A-Fa-f]\)?)?|"
-    r"buiten\s+reikwijdte|n\.?v\.?t\.?)$",
+    r"n\.?v\.?t\.?)$",
     re.IGNORECASE,
 )
+MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet tot het verzoek", "niet openbaar",
+            "out of scope", "withheld"]  # fmt: skip
+
+
+def is_code(text: str) -> bool:
+    """Whether text read inside a box is a redaction's code or marking."""
+    folded = " ".join(text.casefold().split())
+    marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=85)
+    return bool(CODE.match(text)) or marking is not None
 
 
 def _scale(height: int) -> float:
@@ -115,14 +131,41 @@ class _Page:
     s: float  # the size scale
     k: int  # the opening's square, a little thicker than a bold stroke
     ocr: OcrEngine
+    holes: NDArray[np.bool_]  # the light print on solid boxes, filled in to find the boxes
+
+
+def _fill_code_holes(dark: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The black with the holes that light print leaves in a solid box filled ("5.1.2e" in white
+    on black): a hole whose parent is solid (most of its box inked) and many times its size. A
+    bold letter's counter is not: the letter is mostly not ink, and not much larger than it."""
+    mask = dark.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return dark
+    holes = []
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent < 0:
+            continue
+        px, py, pw, ph = cv2.boundingRect(contours[parent])
+        x, y, w, h = cv2.boundingRect(c)
+        solid = float(mask[py : py + ph, px : px + pw].mean()) >= SOLID
+        # ... and black all around it: an '@' or an 'o' touching a box has paper on its far side
+        r = max(w, h)
+        around = float(mask[max(0, y - r) : y + h + r, max(0, x - r) : x + w + r].mean()) >= AROUND
+        if solid and around and pw * ph >= HOLE_RATIO * w * h:
+            holes.append(c)
+    out = mask.copy()
+    cv2.drawContours(out, holes, -1, 1, thickness=cv2.FILLED)
+    return out.astype(bool)
 
 
 def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     rgb = np.asarray(page.convert("RGB"))
     grey = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     s = _scale(rgb.shape[0])
-    p = _Page(page, grey, rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2), s, max(5, round(9 * s)), ocr)
-    dark = grey < DARK
+    dark = _fill_code_holes(grey < DARK)
+    saturation = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
+    p = _Page(page, grey, saturation, s, max(5, round(9 * s)), ocr, dark & (grey >= DARK))
     tinted = (((grey >= DARK) & (grey < PAPER)) | (p.saturation > 40)).astype(np.uint8)
     painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
     solid = _opened(painted, p.k)
@@ -177,26 +220,33 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     filled = float(outline.mean())
     if filled < MIN_UNION_FILL:
         return None
-    inside = outline & solid[y : y + h, x : x + w].astype(bool)
+    inside = outline & solid[y : y + h, x : x + w].astype(bool) & ~p.holes[y : y + h, x : x + w]
     tones = grey[y : y + h, x : x + w][inside]
     tone = float(np.bincount(tones, minlength=256).argmax())
     even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
     if even < MIN_EVEN:
         return None
+    polygon = None
+    if filled < MIN_FILL:  # a box on a skewed page fills the rectangle turned with it
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
+        turned = float(outline.sum()) / max(rw * rh, 1.0)
+        if turned >= MIN_FILL and min(angle % 90, 90 - angle % 90) <= MAX_SKEW:
+            filled = turned
+            polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
     union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
     if filled < MIN_FILL and not union:
         return None
     sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
     kind = _kind(tone, sat)
-    if kind != "black" and _continues(grey, (x, y, w, h), tone, p.k):
-        return None  # a piece of a shaded bar or a logo that its letters cut out
+    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
+        return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
-        if code is not None and not CODE.match(code):
+        if code is not None and not is_code(code):
             return None  # a shaded field or a dark bar with its text showing: no redaction
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
-    return Region((float(x), float(y), float(x + w), float(y + h)), kind=kind, code=code, score=score)
+    return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
 
 
 def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) -> list[Region]:
@@ -226,7 +276,7 @@ def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngi
             if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
                 continue  # not a box, or one with print in it (a field, a frame around text)
             text = _code(page.crop((x, y, x + w, y + h)), False, ocr) or ""
-            code = next((t for t in [text, " ".join(text.split()[:2]), *text.split()] if CODE.match(t)), None)
+            code = next((t for t in [text, " ".join(text.split()[:2]), *text.split()] if is_code(t)), None)
             if code is None:
                 continue  # a box with no ground in it: a form field or a frame
             px, py, pw, ph = cv2.boundingRect(contours[parent])

@@ -50,10 +50,15 @@ def audit_json(page_id: str, page: Image.Image, regions: list[Region], findings:
         "page_id": page_id,
         "width": page.width,
         "height": page.height,
-        "redactions": [{"bbox": list(r.bbox), "kind": r.kind, "code": r.code, "score": r.score} for r in regions],
+        "redactions": [_region_json(r) for r in regions],
         "findings": [f.as_json() for f in findings],
         "redacted_area": round(covered / area, 4) if area else 0.0,
     }
+
+
+def _region_json(r: Region) -> dict[str, Any]:
+    turned = {"polygon": [[round(x, 1), round(y, 1)] for x, y in r.polygon]} if r.polygon else {}
+    return {"bbox": list(r.bbox), **turned, "kind": r.kind, "code": r.code, "score": r.score}
 
 
 def overlay(page: Image.Image, regions: list[Region], findings: list[Finding]) -> Image.Image:
@@ -61,7 +66,10 @@ def overlay(page: Image.Image, regions: list[Region], findings: list[Finding]) -
     draw = ImageDraw.Draw(out)
     width = max(2, round(page.height / 700))
     for r in regions:
-        draw.rectangle(r.bbox, outline=OUTLINE, width=width)
+        if r.polygon:
+            draw.polygon(r.polygon, outline=OUTLINE, width=width)
+        else:
+            draw.rectangle(r.bbox, outline=OUTLINE, width=width)
         draw.text((r.bbox[0], max(0, r.bbox[1] - 12)), r.code or r.kind or "", fill=OUTLINE)
     for f in findings:
         draw.rectangle(f.bbox, outline=FINDING, width=2 * width)

@@ -1,9 +1,9 @@
 """Redaction regions as gold and audits write them, and their exact areas.
 
 A region is a pixel box, optionally with a polygon for a non-rectangular one (an outline that
-steps around a paragraph). Areas and intersections are exact: a polygon is clipped to a box
-(Sutherland–Hodgman; the box is convex) and measured by the shoelace formula, so figures do not
-depend on a rasterisation.
+steps around a paragraph, a box on a skewed page). Areas and intersections are exact: a polygon
+is clipped to a box or a convex polygon (Sutherland–Hodgman) and measured by the shoelace
+formula, so figures do not depend on a rasterisation.
 """
 
 from __future__ import annotations
@@ -38,7 +38,16 @@ class Region:
         """The area this region shares with a box."""
         if self.polygon is None:
             return float(intersections(as_array([self.bbox]), as_array([box]))[0, 0])
-        return _shoelace(_clip(self.polygon, box))
+        return _shoelace(_clip(list(self.polygon), _corners(box)))
+
+    def overlap(self, other: Region) -> float:
+        """The area this region shares with another, whose polygon, if it has one, is convex (a
+        detected box on a skewed page is a rotated rectangle)."""
+        if other.polygon is None:
+            return self.intersection(other.bbox)
+        if self.polygon is None:
+            return other.intersection(self.bbox)
+        return _shoelace(_clip(list(self.polygon), list(other.polygon)))
 
 
 @dataclass(frozen=True)
@@ -51,41 +60,50 @@ class RegionPage:
 
 
 def _shoelace(points: tuple[Point, ...] | list[Point]) -> float:
-    n = len(points)
-    if n < 3:
-        return 0.0
-    s = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
-    return abs(s) / 2
+    return abs(_signed_area(list(points))) if len(points) >= 3 else 0.0
 
 
-def _clip_half(points: list[Point], axis: int, bound: float, keep_above: bool) -> list[Point]:
-    """The part of a polygon on one side of the line `point[axis] == bound`."""
+def _corners(box: Box) -> list[Point]:
+    x0, y0, x1, y1 = box
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
-    def inside(p: Point) -> bool:
-        return p[axis] >= bound if keep_above else p[axis] <= bound
+
+def _clip(subject: list[Point], convex: list[Point]) -> list[Point]:
+    """The part of a polygon inside a convex one (Sutherland–Hodgman: one half-plane per edge)."""
+    if _signed_area(convex) < 0:
+        convex = convex[::-1]  # counter-clockwise, so that inside is to the left of each edge
+    out = subject
+    for i, a in enumerate(convex):
+        b = convex[(i + 1) % len(convex)]
+        if not out:
+            break
+        out = _clip_edge(out, a, b)
+    return out
+
+
+def _clip_edge(points: list[Point], a: Point, b: Point) -> list[Point]:
+    def side(p: Point) -> float:
+        return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
 
     def cross(p: Point, q: Point) -> Point:
-        t = (bound - p[axis]) / (q[axis] - p[axis])
+        t = side(p) / (side(p) - side(q))
         return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
 
     out: list[Point] = []
     for i, q in enumerate(points):
         p = points[i - 1]
-        if inside(q):
-            if not inside(p):
+        if side(q) >= 0:
+            if side(p) < 0:
                 out.append(cross(p, q))
             out.append(q)
-        elif inside(p):
+        elif side(p) >= 0:
             out.append(cross(p, q))
     return out
 
 
-def _clip(polygon: tuple[Point, ...], box: Box) -> list[Point]:
-    """The part of a polygon inside a box."""
-    out = list(polygon)
-    for axis, bound, keep_above in ((0, box[0], True), (0, box[2], False), (1, box[1], True), (1, box[3], False)):
-        out = _clip_half(out, axis, bound, keep_above) if out else out
-    return out
+def _signed_area(points: list[Point]) -> float:
+    n = len(points)
+    return sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n)) / 2
 
 
 def _region(raw: Any, where: str, width: int, height: int) -> Region:

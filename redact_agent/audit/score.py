@@ -70,9 +70,7 @@ class _Tally:
 def match_page(gold: Sequence[Region], pred: Sequence[Region], how: Match) -> tuple[list[int], list[float]]:
     """For each gold region, its matched prediction's index or -1, and each match's IoU (in
     gold order)."""
-    inter = np.array([[g.intersection(p.bbox) for p in pred] for g in gold], dtype=np.float64).reshape(
-        len(gold), len(pred)
-    )
+    inter = np.array([[g.overlap(p) for p in pred] for g in gold], dtype=np.float64).reshape(len(gold), len(pred))
     gold_area = np.array([g.area for g in gold], dtype=np.float64)
     pred_area = np.array([p.area for p in pred], dtype=np.float64)
     union = gold_area[:, None] + pred_area[None, :] - inter

@@ -51,6 +51,11 @@ class Noise:
         )
 
 
+def skew_matrix(width: int, height: int, skew: float) -> NDArray[np.float64]:
+    """The affine map that skews a page by `skew` degrees about its centre."""
+    return np.asarray(cv2.getRotationMatrix2D((width / 2, height / 2), skew, 1.0))
+
+
 def degrade(canvas: Canvas, noise: Noise, rng: random.Random) -> tuple[Image.Image, NDArray[np.uint16]]:
     """The finished page image and its item map (both skewed alike)."""
     image = canvas.image
@@ -58,7 +63,7 @@ def degrade(canvas: Canvas, noise: Noise, rng: random.Random) -> tuple[Image.Ima
     items = canvas.items_map
     if noise.skew:
         h, w = items.shape
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), noise.skew, 1.0)
+        m = skew_matrix(w, h, noise.skew)
         page = cv2.warpAffine(np.asarray(image), m, (w, h), flags=cv2.INTER_LINEAR, borderValue=255)
         items = np.asarray(cv2.warpAffine(items, m, (w, h), flags=cv2.INTER_NEAREST, borderValue=0), np.uint16)
         image = Image.fromarray(page)

@@ -2,11 +2,13 @@
 our own redacted output, and the look-alikes that are no redaction."""
 
 import json
+import math
 
 from PIL import Image, ImageDraw, ImageFont
 
 from redact_agent.audit import detect
 from redact_agent.audit.job import run
+from redact_agent.audit.regions import Region
 from redact_agent.redact import redact
 from redact_agent.tools.ocr import get_engine
 
@@ -121,3 +123,29 @@ def test_a_black_box_on_a_shaded_ground_or_touching_a_logos_gray_is_found():
     draw.rectangle((1050, 1680, 1400, 1720), fill="black")
     found = [(r.bbox, r.kind) for r in detect.find(page, get_engine())]
     assert ((300.0, 1340.0, 701.0, 1376.0), "black") in found and ((1050.0, 1680.0, 1401.0, 1721.0), "black") in found
+
+
+def test_a_box_on_a_skewed_scan_is_found_turned_with_its_code():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 800, 1340), fill="black")
+    draw.text((480, 1304), "(b)(6)", fill="white", font=ImageFont.load_default(size=30))  # nearly as tall as the box
+    turned = page.rotate(2.5, resample=Image.BILINEAR, fillcolor="white")
+    [found] = [r for r in detect.find(turned, get_engine()) if r.bbox[1] > 1200]
+    assert found.polygon is not None and found.code == "(b)(6)"
+    # the gold is the drawn box's corners, turned with the page about its centre
+    cx, cy, a = 850, 1100, math.radians(2.5)
+    corners = [(300, 1300), (801, 1300), (801, 1341), (300, 1341)]
+    gold = [(cx + (x - cx) * math.cos(a) + (y - cy) * math.sin(a), cy - (x - cx) * math.sin(a) + (y - cy) * math.cos(a))
+            for x, y in corners]  # fmt: skip
+    truth = Region(found.bbox, tuple(gold))
+    assert truth.overlap(found) / (truth.area + found.area - truth.overlap(found)) > 0.9
+
+
+def test_a_box_marked_out_of_scope_is_a_redaction_and_a_header_bar_is_not():
+    page, draw = _page()
+    font = ImageFont.load_default(size=28)
+    draw.rectangle((150, 1300, 1400, 1340), fill="black")
+    draw.text((160, 1305), "behoort niet tot Wob verzoek", fill="white", font=font)
+    draw.rectangle((150, 1500, 1400, 1540), fill="black")
+    draw.text((160, 1505), "Description of the services", fill="white", font=font)
+    assert [(r.bbox[1], r.code) for r in detect.find(page, get_engine())] == [(1300.0, "behoort niet tot Wob verzoek")]

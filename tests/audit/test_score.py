@@ -57,3 +57,11 @@ def test_a_gold_page_without_its_audit_is_named(tmp_path):
     )
     with pytest.raises(InputError, match="outside the 10x10 page"):
         load_region_page(audits / "a.audit.json")
+
+
+def test_two_turned_boxes_overlap_exactly():
+    diamond = Region((0, 0, 20, 20), polygon=((10, 0), (20, 10), (10, 20), (0, 10)))  # a square turned 45 degrees
+    same = Region((0, 0, 20, 20), polygon=((0, 10), (10, 20), (20, 10), (10, 0)))  # the same, clockwise
+    assert diamond.overlap(same) == pytest.approx(200)
+    assert diamond.overlap(Region((0, 0, 10, 20))) == pytest.approx(100)  # its left half
+    assert Region((0, 0, 10, 20)).overlap(diamond) == pytest.approx(100)

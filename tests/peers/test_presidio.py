@@ -13,7 +13,7 @@ from redact_agent.peers.presidio import PresidioPeer
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
 from redact_agent.synth.canvas import Canvas
-from redact_agent.synth.corpus import ink_annotations
+from redact_agent.synth.pages import ink_annotations
 from redact_agent.systems import SystemSpec, parse_spec
 
 

@@ -19,9 +19,10 @@ from redact_agent.local.ink import tighten
 from redact_agent.pages import GoldAnnotation, GoldPage, Prediction, PredictionPage, load_gold_page
 from redact_agent.schema import default_schema
 from redact_agent.synth.canvas import Canvas
-from redact_agent.synth.corpus import PROFILES, ink_annotations, page_types, render_page, synthesise
+from redact_agent.synth.corpus import PROFILES, page_types, render_page, synthesise
 from redact_agent.synth.degrade import Noise, degrade
 from redact_agent.synth.layouts import LAYOUTS, WORDS
+from redact_agent.synth.pages import ink_annotations
 
 
 @pytest.fixture(scope="module")

@@ -162,7 +162,7 @@ def run(inputs: list[str], out: Path, json_path: Path | None, show_text: bool = 
     write_atomic(out / "audit.md", _markdown(summary, audits).encode())
     if json_path is not None:
         write_atomic(json_path, (json.dumps(summary, indent=2) + "\n").encode())
-    held = f"{len(summary['pages_with_findings'])} pages with redactions that do not hold"
+    held = f"redactions that do not hold on {len(summary['pages_with_findings'])}"
     emit(f"{summary['pages']} pages, {summary['regions']} redactions, {held}: {out / 'audit.md'}")
     return 2 if errors else 1 if summary["pages_with_findings"] else 0
 

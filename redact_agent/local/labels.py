@@ -193,11 +193,6 @@ def _code(v: str) -> bool:
 
 
 def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
-    left = next((s for s in segs if right_of(s, segs) == seg), None)
-    context = seg.text + " " + (left.text if left is not None else "")
-    header = next(iter(above(seg, segs, max_lines=1.6)), None)
-    if _NOT_A_CODE.search(context) or (header is not None and _NOT_A_CODE.search(header.text)):
-        return []
     out = []
     for pattern, why in ((SLASH_CODE, "slash-separated parts"), (_CAPS_CODE, "capitals or '#' before digits")):
         for m in pattern.finditer(seg.text):
@@ -206,6 +201,13 @@ def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
             words, left_cut, right_cut = seg.cuts(m.start(), m.end())
             reason = f"a code with no label, by its shape ({why})"
             out.append(Span("CUSTOMER_ID", words, UNLABELLED_SCORE, "code-shape", left_cut, right_cut, reason))
+    if not out:
+        return out
+    left = next((s for s in segs if right_of(s, segs) == seg), None)
+    context = seg.text + " " + (left.text if left is not None else "")
+    header = next(iter(above(seg, segs, max_lines=1.6)), None)
+    if _NOT_A_CODE.search(context) or (header is not None and _NOT_A_CODE.search(header.text)):
+        return []  # a product's or an ad's code
     return out
 
 
@@ -332,7 +334,7 @@ def find(text: PageText) -> list[Span]:
                     break
             continue
         out += _inline(seg, words) + _glued(seg, words) + _estimate(seg) + _greeting(seg)
-    out += [span for seg in segs if re.search(r"\d", seg.text) for span in _unlabelled_codes(seg, segs)]
+    out += [span for seg in segs for span in _unlabelled_codes(seg, segs)]
     return out + _under_headers(segs, words)
 
 

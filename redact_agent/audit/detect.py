@@ -40,6 +40,7 @@ SOLID = 0.6  # share of its box a solid box's black covers, the light print on i
 HOLE_RATIO = 8  # how many times a glyph's hole a solid box is
 AROUND = 0.5  # share of black around a glyph's hole in a solid box
 WIDE = 1.5  # a gray or coloured box covers words: it is this much wider than tall, at least
+MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a marker stroke does not
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
 # Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
@@ -164,7 +165,9 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     grey = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     s = _scale(rgb.shape[0])
     dark = _fill_code_holes(grey < DARK)
-    saturation = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
+    red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]  # channel by channel: reducing axis 2 is slow
+    top, bottom = np.maximum(np.maximum(red, green), blue), np.minimum(np.minimum(red, green), blue)
+    saturation = top.astype(np.int16) - bottom
     p = _Page(page, grey, saturation, s, max(5, round(9 * s)), ocr, dark & (grey >= DARK))
     tinted = (((grey >= DARK) & (grey < PAPER)) | (p.saturation > 40)).astype(np.uint8)
     painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
@@ -198,6 +201,7 @@ def _black_in_tint(p: _Page, dark: NDArray[np.bool_], painted: NDArray[np.uint8]
         if label and float(within.mean()) >= MIN_FILL and tone < BLACK:
             continue
         region = _filled(p, solid, c)
+        # drawn boxes only: in a tinted component, a logo's black pieces are as ragged as a marker
         if region is not None and region.kind == "black" and not any(_same(region, r) for r in found):
             out.append(region)
     return out
@@ -238,6 +242,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
         return None
     sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
     kind = _kind(tone, sat)
+    if kind == "black" and filled < MARKER_FILL and not union:
+        kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None

@@ -2,8 +2,9 @@
 region as gold, for the audit's detector.
 
 A page of the corpus is drawn, then some of its PII values are redacted in one style per page,
-as an office does: filled black or gray boxes, or an outline around the blanked value; half of
-them with a code printed inside (Woo grounds "5.1.2e", FOIA "(b)(6)"). Some pages get none, and
+as an office does: filled black or gray boxes, or an outline around the blanked value, half of
+them with a code printed inside (Woo grounds "5.1.2e", FOIA "(b)(6)"); or felt-tip marker
+strokes along one-line values. Some pages get none, and
 some get look-alikes that are no redaction: a shaded header with its text, thick rules, a black
 logo with its name in white, checkboxes. Then the page is degraded as the corpus's pages are
 (stamps, skew, blur, noise, fax binarisation, JPEG); a skewed region's gold is the polygon its
@@ -19,7 +20,7 @@ import random
 from typing import Any
 
 import numpy as np
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from redact_agent.images import png_bytes
 from redact_agent.schema import default_schema
@@ -28,7 +29,7 @@ from redact_agent.synth.degrade import Noise, degrade, skew_matrix
 from redact_agent.synth.pages import draw_page, ink_annotations
 
 CODES = ["5.1.2e", "5.1.1c", "5.1.2i", "10.2.e", "11.1", "(b)(6)", "(b)(7)(C)", "(b)(4)"]
-STYLES = {"black": 4, "gray": 2, "outline": 2}  # how often a page takes each style
+STYLES = {"black": 4, "gray": 2, "outline": 2, "marker": 1}  # how often a page takes each style
 NONE_SHARE, LOOKALIKES_ONLY_SHARE = 0.15, 0.15
 Box = tuple[int, int, int, int]
 
@@ -113,6 +114,12 @@ def _redact(canvas: Canvas, rng: random.Random, keep_off: list[Box], fax: bool) 
         box = (round(x0) - pad, round(y0) - pad, round(x1) + pad, round(y1) + pad)
         if rng.random() > share or any(_touch(box, t) for t in taken) or box[3] - box[1] < canvas.px // 2:
             continue
+        if style == "marker":
+            if "\n" not in (item.value or ""):  # a felt-tip stroke covers one line
+                box = _marker(canvas, box, rng)
+                taken.append(box)
+                regions.append({"bbox": box, "kind": "marker", "code": None})
+            continue
         code = rng.choice(CODES) if coded else None
         if style == "outline":
             draw.rectangle(box, fill=255, outline=canvas.ink, width=max(2, canvas.px // 10))
@@ -125,6 +132,24 @@ def _redact(canvas: Canvas, rng: random.Random, keep_off: list[Box], fax: bool) 
         taken.append(box)
         regions.append({"bbox": box, "kind": kind, "code": code})
     return regions
+
+
+def _marker(canvas: Canvas, box: Box, rng: random.Random) -> Box:
+    """A felt-tip stroke along a line of text, as wide as the line, wavering, with round ends;
+    returns the box of the ink it laid."""
+    x0, y0, x1, y1 = box
+    width, mid = y1 - y0, (y0 + y1) / 2
+    layer = Image.new("L", (canvas.width, canvas.height), 0)
+    draw = ImageDraw.Draw(layer)
+    start, end = x0 + width // 2, max(x0 + width // 2, x1 - width // 2)  # the round ends reach x0 and x1
+    points = [(x, mid + rng.uniform(-0.08, 0.08) * width) for x in [*range(start, end, max(4, width)), end]]
+    draw.line(points, fill=255, width=width, joint="curve")
+    for x, y in (points[0], points[-1]):
+        draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=255)
+    ink = np.asarray(layer) >= 128
+    ys, xs = np.nonzero(ink)
+    canvas.image.paste(rng.randint(0, 50), mask=Image.fromarray((ink * 255).astype(np.uint8)))
+    return (int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max()))
 
 
 def _skewed(box: tuple[float, float, float, float], matrix: Any) -> dict[str, Any]:

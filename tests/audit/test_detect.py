@@ -149,3 +149,12 @@ def test_a_box_marked_out_of_scope_is_a_redaction_and_a_header_bar_is_not():
     draw.rectangle((150, 1500, 1400, 1540), fill="black")
     draw.text((160, 1505), "Description of the services", fill="white", font=font)
     assert [(r.bbox[1], r.code) for r in detect.find(page, get_engine())] == [(1300.0, "behoort niet tot Wob verzoek")]
+
+
+def test_a_felt_tip_stroke_is_a_marker_and_a_drawn_box_is_black():
+    page, draw = _page()
+    draw.line([(330, 1320), (500, 1324), (680, 1318)], fill=(20, 20, 20), width=40, joint="curve")
+    for x, y in ((330, 1320), (680, 1318)):
+        draw.ellipse((x - 20, y - 20, x + 20, y + 20), fill=(20, 20, 20))
+    draw.rectangle((300, 1500, 700, 1540), fill="black")
+    assert [r.kind for r in detect.find(page, get_engine())] == ["marker", "black"]

@@ -19,7 +19,7 @@ def test_the_same_seed_gives_the_same_pages_and_gold_the_audit_reads(tmp_path):
     pages = [load_region_page(f) for f in sorted((tmp_path / "a").glob("*.json"))]
     assert len(pages) == 12 and any(not p.regions for p in pages) and sum(len(p.regions) for p in pages) > 30
     kinds = Counter(r.kind for p in pages for r in p.regions)
-    assert set(kinds) <= {"black", "gray", "outline"} and len(kinds) >= 2
+    assert set(kinds) <= {"black", "gray", "outline", "marker"} and len(kinds) >= 2
 
 
 def test_a_regions_pixels_are_painted_as_its_kind_says(tmp_path):
@@ -34,7 +34,7 @@ def test_a_regions_pixels_are_painted_as_its_kind_says(tmp_path):
                 continue
             x0, y0, x1, y1 = (round(v) for v in r["bbox"])
             inside, border = grey[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1], grey[y0, x0:x1]
-            if r["kind"] == "black":
+            if r["kind"] in ("black", "marker"):  # a stroke's round ends leave its box's corners bare
                 assert np.median(inside) < 80
             elif r["kind"] == "gray":
                 assert 80 <= np.median(inside) < 230

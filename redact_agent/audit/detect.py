@@ -260,9 +260,9 @@ def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngi
     that steps around a paragraph, with the ground printed inside ("5.1.2.e"). A blank box
     with no ground (a form field) and the cells of a table (one line around many holes) are
     not redactions."""
-    lines = np.asarray(
-        cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8
-    )
+    k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
+    seal = np.ones((k, k), np.uint8)
+    lines = np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8)
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []

@@ -21,12 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from numpy.typing import NDArray
 
 from redact_agent.audit.detect import MAX_PAGE_SHARE
 from redact_agent.audit.regions import Region
-from redact_agent.boxes import Box
+from redact_agent.boxes import Box, areas, as_array, intersections
 from redact_agent.errors import InputError
 
 COVERED = 0.5  # share of a character's box a shape must cover to hide it
@@ -82,11 +84,15 @@ def _opaque_fill(obj: pdfium.PdfObject) -> bool:
     return mode.value != pdfium_c.FPDF_FILLMODE_NONE and bool(filled) and a.value == 255
 
 
-def _covers(box: Box, char: Box) -> bool:
-    w = min(box[2], char[2]) - max(box[0], char[0])
-    h = min(box[3], char[3]) - max(box[1], char[1])
-    area = (char[2] - char[0]) * (char[3] - char[1])
-    return w > 0 and h > 0 and w * h >= COVERED * max(area, 1e-6)
+def _covered(chars: list[_Char], boxes: list[Box]) -> NDArray[np.bool_]:
+    """Which boxes hide which characters, shape (len(chars), len(boxes)): a box hides a character
+    when it covers COVERED of the character's box."""
+    if not chars or not boxes:
+        return np.zeros((len(chars), len(boxes)), bool)
+    char_boxes = as_array([c.box for c in chars])
+    inter = intersections(char_boxes, as_array(boxes))
+    need = COVERED * np.maximum(areas(char_boxes), 1e-6)
+    return np.asarray((inter > 0) & (inter >= need[:, None]))
 
 
 def _chars(page: pdfium.PdfPage, device: _Device, order: dict[int, int]) -> list[_Char]:
@@ -142,32 +148,36 @@ def page_findings(page: pdfium.PdfPage, size: tuple[int, int], regions: list[Reg
     device = _Device(page, size)
     order, shapes = {}, []
     limit = MAX_PAGE_SHARE * size[0] * size[1]
-    for z, obj in enumerate(page.get_objects()):
-        order[_address(obj.raw)] = z
+    for drawn, obj in enumerate(page.get_objects()):
+        order[_address(obj.raw)] = drawn
         if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and _opaque_fill(obj):
             box = device.box(*obj.get_bounds())
             if (box[2] - box[0]) * (box[3] - box[1]) <= limit:
-                shapes.append((z, box))
+                shapes.append((drawn, box))
     chars = _chars(page, device, order)
-    taken: set[int] = set()
+    annotations = _annotations(page, device)
+    under = _covered(chars, [box for _, box in shapes])
+    z = np.array([c.z for c in chars], dtype=int)  # each character's place in the drawing order
+    taken = np.zeros(len(chars), bool)
 
-    def finding(kind: str, box: Box, hidden: list[int]) -> Finding:
-        taken.update(hidden)
-        text = _spelt([chars[i] for i in hidden]) if show_text else None
-        return Finding(kind, box, len(hidden), text)
+    def finding(kind: str, box: Box, hidden: NDArray[np.bool_]) -> Finding:
+        taken[hidden] = True
+        which = [chars[i] for i in np.flatnonzero(hidden)]
+        return Finding(kind, box, len(which), _spelt(which) if show_text else None)
 
     out = []
-    for z, box in shapes:
-        hidden = [i for i, c in enumerate(chars) if i not in taken and c.z < z and _covers(box, c.box)]
-        if hidden:
+    for j, (drawn, box) in enumerate(shapes):
+        hidden = under[:, j] & (z < drawn) & ~taken
+        if hidden.any():
             out.append(finding("text_under_box", box, hidden))
-    for kind, box in _annotations(page, device):
-        out.append(finding(kind, box, [i for i, c in enumerate(chars) if i not in taken and _covers(box, c.box)]))
+    for (kind, box), hides in zip(annotations, _covered(chars, [box for _, box in annotations]).T, strict=True):
+        out.append(finding(kind, box, hides & ~taken))
     # a character drawn over a shape is printed on it (a box's code or label), not hidden
-    on_top = {i for i, c in enumerate(chars) if any(z < c.z and _covers(box, c.box) for z, box in shapes)}
-    for region in regions:
-        hidden = [i for i, c in enumerate(chars) if i not in taken | on_top and _covers(region.bbox, c.box)]
-        if hidden and not _printed_code([chars[i] for i in hidden], region):
+    shape_z = np.array([drawn for drawn, _ in shapes], dtype=int)
+    on_top = (under & (shape_z[None, :] < z[:, None])).any(axis=1) if shapes else np.zeros(len(chars), bool)
+    for region, hides in zip(regions, _covered(chars, [r.bbox for r in regions]).T, strict=True):
+        hidden = hides & ~taken & ~on_top
+        if hidden.any() and not _printed_code([chars[i] for i in np.flatnonzero(hidden)], region):
             out.append(finding("text_under_box", region.bbox, hidden))
     return out
 

@@ -14,6 +14,7 @@ inside. A code is read by OCR, light text on a dark fill inverted first.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,20 +107,24 @@ def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: f
     return bool(same[~inner].mean() > CONTINUES) if (~inner).any() else False
 
 
+def _fill_holes(mask: NDArray[np.uint8], keep: Callable[[NDArray[Any], NDArray[Any]], bool]) -> NDArray[np.uint8]:
+    """`mask` with the holes that `keep(hole, parent)` accepts filled (contours, a hole's parent
+    the outline it lies in)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and keep(c, contours[h[3]])]
+    out = mask.copy()
+    cv2.drawContours(out, holes, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
 def _fill_glyph_holes(mask: NDArray[np.uint8], size: int) -> NDArray[np.uint8]:
     """A gray or coloured mask with its glyph-sized holes filled: light text printed on a fill
     ("5.1.2e" in white on gray) would otherwise cut a low box apart when it is opened. The gap
     between two boxes that touch, and a table's cells, are longer than a glyph and stay open;
     black print makes no holes here, since it is not in this mask."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return mask
-    holes = [
-        c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and max(cv2.boundingRect(c)[2:]) <= size
-    ]
-    out = mask.copy()
-    cv2.drawContours(out, holes, -1, 1, thickness=cv2.FILLED)
-    return out
+    return _fill_holes(mask, lambda hole, _: max(cv2.boundingRect(hole)[2:]) <= size)
 
 
 @dataclass(frozen=True)
@@ -140,24 +145,21 @@ def _fill_code_holes(dark: NDArray[np.bool_]) -> NDArray[np.bool_]:
     on black): a hole whose parent is solid (most of its box inked) and many times its size. A
     bold letter's counter is not: the letter is mostly not ink, and not much larger than it."""
     mask = dark.astype(np.uint8)
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return dark
-    holes = []
-    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent < 0:
-            continue
-        px, py, pw, ph = cv2.boundingRect(contours[parent])
-        x, y, w, h = cv2.boundingRect(c)
-        solid = float(mask[py : py + ph, px : px + pw].mean()) >= SOLID
+    solid: dict[tuple[int, int, int, int], bool] = {}  # by parent: many holes share one
+
+    def code_hole(hole: NDArray[Any], parent: NDArray[Any]) -> bool:
+        px, py, pw, ph = cv2.boundingRect(parent)
+        rect = (px, py, pw, ph)
+        if rect not in solid:
+            solid[rect] = float(mask[py : py + ph, px : px + pw].mean()) >= SOLID
+        x, y, w, h = cv2.boundingRect(hole)
+        if not solid[rect] or pw * ph < HOLE_RATIO * w * h:
+            return False
         # ... and black all around it: an '@' or an 'o' touching a box has paper on its far side
         r = max(w, h)
-        around = float(mask[max(0, y - r) : y + h + r, max(0, x - r) : x + w + r].mean()) >= AROUND
-        if solid and around and pw * ph >= HOLE_RATIO * w * h:
-            holes.append(c)
-    out = mask.copy()
-    cv2.drawContours(out, holes, -1, 1, thickness=cv2.FILLED)
-    return out.astype(bool)
+        return float(mask[max(0, y - r) : y + h + r, max(0, x - r) : x + w + r].mean()) >= AROUND
+
+    return _fill_holes(mask, code_hole).astype(bool)
 
 
 def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
@@ -175,7 +177,7 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = [r for c in contours if (r := _filled(p, solid, c)) is not None]
     out += _black_in_tint(p, dark, solid, out)
-    out += _outlines(page, grey, s, ocr)
+    out += _outlines(p)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
 
 
@@ -255,11 +257,12 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
 
 
-def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) -> list[Region]:
+def _outlines(p: _Page) -> list[Region]:
     """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
     that steps around a paragraph, with the ground printed inside ("5.1.2.e"). A blank box
     with no ground (a form field) and the cells of a table (one line around many holes) are
     not redactions."""
+    grey, s = p.grey, p.s
     k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
     seal = np.ones((k, k), np.uint8)
     lines = np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8)
@@ -281,7 +284,7 @@ def _outlines(page: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngi
             cv2.drawContours(inside, [contours[i] - [x, y]], -1, 1, thickness=cv2.FILLED)
             if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
                 continue  # not a box, or one with print in it (a field, a frame around text)
-            text = _code(page.crop((x, y, x + w, y + h)), False, ocr) or ""
+            text = _code(p.image.crop((x, y, x + w, y + h)), False, p.ocr) or ""
             code = next((t for t in [text, " ".join(text.split()[:2]), *text.split()] if is_code(t)), None)
             if code is None:
                 continue  # a box with no ground in it: a form field or a frame

@@ -138,18 +138,21 @@ def _marker(canvas: Canvas, box: Box, rng: random.Random) -> Box:
     """A felt-tip stroke along a line of text, as wide as the line, wavering, with round ends;
     returns the box of the ink it laid."""
     x0, y0, x1, y1 = box
-    width, mid = y1 - y0, (y0 + y1) / 2
-    layer = Image.new("L", (canvas.width, canvas.height), 0)
+    width = y1 - y0
+    # drawn on a layer around the box (the stroke wavers past it by a little), then pasted
+    ox, oy = max(0, x0 - width), max(0, y0 - width)
+    layer = Image.new("L", (min(canvas.width, x1 + width) - ox, min(canvas.height, y1 + width) - oy), 0)
     draw = ImageDraw.Draw(layer)
     start, end = x0 + width // 2, max(x0 + width // 2, x1 - width // 2)  # the round ends reach x0 and x1
-    points = [(x, mid + rng.uniform(-0.08, 0.08) * width) for x in [*range(start, end, max(4, width)), end]]
+    mid = (y0 + y1) / 2
+    points = [(x - ox, mid - oy + rng.uniform(-0.08, 0.08) * width) for x in [*range(start, end, max(4, width)), end]]
     draw.line(points, fill=255, width=width, joint="curve")
     for x, y in (points[0], points[-1]):
         draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=255)
     ink = np.asarray(layer) >= 128
     ys, xs = np.nonzero(ink)
-    canvas.image.paste(rng.randint(0, 50), mask=Image.fromarray((ink * 255).astype(np.uint8)))
-    return (int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max()))
+    canvas.image.paste(rng.randint(0, 50), (ox, oy), mask=Image.fromarray((ink * 255).astype(np.uint8)))
+    return (ox + int(xs.min()), oy + int(ys.min()), ox + int(xs.max()), oy + int(ys.max()))
 
 
 def _skewed(box: tuple[float, float, float, float], matrix: Any) -> dict[str, Any]:

@@ -11,7 +11,8 @@ through (their text only when asked for):
   the page, which anyone can delete to see what it covers.
 
 Coordinates are the rendered page's pixels (pdfium's own page-to-device transform, so a rotated
-page is handled as it is rendered). Shapes inside form XObjects are read with the page's others.
+page is handled as it is rendered). Shapes inside form XObjects are taken with the bounds pdfium
+gives them; no test has a form XObject yet, so whether a form's own matrix is applied is unchecked.
 """
 
 from __future__ import annotations

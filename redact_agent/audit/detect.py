@@ -14,7 +14,7 @@ inside. A code is read by OCR, light text on a dark fill inverted first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,15 +52,27 @@ CODE = re.compile(
     r"n\.?v\.?t\.?)$",
     re.IGNORECASE,
 )
+NUMBERED = re.compile(r"^\d{1,2}[a-zA-Z]?$")  # a ground by its number in a legend ("3"), on a black box only
 MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet tot het verzoek", "niet openbaar",
             "out of scope", "withheld"]  # fmt: skip
 
 
-def is_code(text: str) -> bool:
-    """Whether text read inside a box is a redaction's code or marking."""
+def is_code(text: str, dark_fill: bool = False) -> bool:
+    """Whether text read inside a box is a redaction's code or marking. A bare number is one
+    only in light print on a black box: on a shaded or outlined one it is a table's cell."""
     folded = " ".join(text.casefold().split())
     marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=85)
-    return bool(CODE.match(text)) or marking is not None
+    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text))) or marking is not None
+
+
+def _misread(text: str) -> bool:
+    """Whether text read on a fill is a small code that OCR misread ("51 2e", "bH4)" for
+    "5.1.2e", "(b)(4)" in small print on a blurred scan): three to seven characters, a digit
+    among them, at most two letters, no run of four digits (a value showing through a shaded
+    field has longer ones, a word more letters). On an outline it could be a boxed page number."""
+    chars = "".join(text.split())
+    letters = sum(c.isalpha() for c in chars)
+    return 3 <= len(chars) <= 7 and letters <= 2 and any(c.isdigit() for c in chars) and not re.search(r"\d{4}", chars)
 
 
 def _scale(height: int) -> float:
@@ -251,10 +263,25 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
-        if code is not None and not is_code(code):
+        if code is not None and not (is_code(code, tone < 128) or _misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
+
+
+def _has_cell_beside(rect: Sequence[int], rects: list[Sequence[int]], k: int) -> bool:
+    """Whether another hole of the same line is this one's neighbour in a table: within three
+    widths `k` of a sealed rule, with a top, bottom or side edge in line. Boxes that an
+    underline joins, or that touch on successive lines, are not."""
+    x, y, w, h = rect
+    for ox, oy, ow, oh in rects:
+        if (ox, oy, ow, oh) == tuple(rect) or max(ox - (x + w), x - (ox + ow), oy - (y + h), y - (oy + oh)) > 3 * k:
+            continue
+        rows_in_line = min(abs(oy - y), abs(oy + oh - y - h)) <= k
+        columns_in_line = min(abs(ox - x), abs(ox + ow - x - w)) <= k
+        if rows_in_line or columns_in_line:
+            return True
+    return False
 
 
 def _outlines(p: _Page) -> list[Region]:
@@ -276,10 +303,10 @@ def _outlines(p: _Page) -> list[Region]:
             holes.setdefault(int(h[3]), []).append(i)
     out = []
     for parent, children in holes.items():
-        if len(children) > 2:
-            continue  # a table's grid
-        for i in children:
-            x, y, w, h = cv2.boundingRect(contours[i])
+        rects = [cv2.boundingRect(contours[i]) for i in children]
+        for i, (x, y, w, h) in zip(children, rects, strict=True):
+            if len(children) > 2 and _has_cell_beside((x, y, w, h), rects, k):
+                continue  # a table's cell
             inside = np.zeros((h, w), np.uint8)
             cv2.drawContours(inside, [contours[i] - [x, y]], -1, 1, thickness=cv2.FILLED)
             if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:

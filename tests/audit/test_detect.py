@@ -10,7 +10,7 @@ from redact_agent.audit import detect
 from redact_agent.audit.job import run
 from redact_agent.audit.regions import Region
 from redact_agent.redact import redact
-from redact_agent.tools.ocr import get_engine
+from redact_agent.tools.ocr import Word, get_engine
 
 
 def _page() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -158,3 +158,53 @@ def test_a_felt_tip_stroke_is_a_marker_and_a_drawn_box_is_black():
         draw.ellipse((x - 20, y - 20, x + 20, y + 20), fill=(20, 20, 20))
     draw.rectangle((300, 1500, 700, 1540), fill="black")
     assert [r.kind for r in detect.find(page, get_engine())] == ["marker", "black"]
+
+
+def test_a_ground_s_number_on_a_black_box_is_its_code_and_a_number_in_a_gray_cell_is_not():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    draw.rectangle((300, 1300, 500, 1340), fill="black")
+    draw.text((390, 1303), "3", fill="white", font=font)
+    draw.rectangle((300, 1500, 500, 1540), fill=(200, 200, 200))
+    draw.text((390, 1503), "3", fill="black", font=font)
+    assert [(r.bbox[1], r.kind, r.code) for r in detect.find(page, get_engine())] == [(1300.0, "black", "3")]
+
+
+def test_outlined_boxes_that_an_underline_joins_or_that_touch_on_the_next_line_are_each_found():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    boxes = [(300, 1300, 560, 1345), (800, 1300, 1060, 1345), (1000, 1352, 1300, 1397)]  # the third under the second
+    for x0, y0, x1, y1 in boxes:
+        draw.rectangle((x0, y0, x1, y1), outline="black", width=2)
+        draw.text((x0 + 10, y0 + 7), "5.1.2.e", fill="black", font=font)
+    draw.text((570, 1305), "@wur.nl>;", fill="black", font=font)
+    draw.line((560, 1342, 800, 1342), fill="black", width=2)  # a mail address's underline joins the first two
+    found = detect.find(page, get_engine())
+    assert [(r.kind, r.code) for r in found] == [("outline", "5.1.2.e")] * 3
+    for r, (x0, y0, x1, y1) in zip(found, boxes, strict=True):
+        assert all(abs(a - b) <= 3 for a, b in zip(r.bbox, (x0, y0, x1 + 1, y1 + 1), strict=True))
+
+
+class _Reads:
+    """An OCR engine that reads every crop as one text, as a small blurred code is misread."""
+
+    name = "fixed"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def words(self, image: Image.Image) -> list[Word]:
+        return [Word(self.text, (0.0, 0.0, float(image.width), float(image.height)), 0.5, 0, 0)]
+
+    def clear_cache(self) -> None:
+        pass
+
+
+def test_a_misread_code_on_a_fill_leaves_it_a_redaction_and_a_word_showing_does_not():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 560, 1333), fill=(192, 192, 192))
+    draw.text((330, 1301), "5.1.2e", fill="white", font=ImageFont.load_default(size=30))
+    assert [r.code for r in detect.find(page, _Reads("51 2e"))] == ["51 2e"]
+    assert [r.code for r in detect.find(page, _Reads("bH4)"))] == ["bH4)"]
+    assert detect.find(page, _Reads("p rem iu m")) == []
+    assert detect.find(page, _Reads("M 50182")) == []  # a value showing through a shaded field

@@ -412,22 +412,38 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
     return out
 
 
-_GLUED = re.compile(r"^(?P<label>[A-Za-z][A-Za-z.]*[:#]+)(?P<value>[A-Za-z]*\d\S*)$")
+_GLUED = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z.]*(?:[:#]+|(?<=[A-Za-z])\.(?=\d)|(?<=[A-Za-z]{2})(?=\d{4})))(?P<value>[A-Za-z]*\d\S*)$"
+)
+_GLUED_WORDS = re.compile(r"^(?P<label>[A-Za-z][A-Za-z.]*:)(?P<value>[A-Z][A-Za-z.'-]*)$")  # "Attn:John Smith"
 
 
 def _glued(seg: Segment, words: list[Word]) -> list[Span]:
-    """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123"): the
-    value is the rest of the word."""
+    """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123",
+    "Invoice No.1234567", a code's label with no mark at all: "Order12345678"): the value is
+    the rest of the word. A value in words ("Attn:John Smith") runs on over the next words of
+    the segment up to the next label, as far as its type accepts."""
     out = []
     for j, i in enumerate(seg.words):
-        m = _GLUED.match(words[i].text)
+        m = _GLUED.match(words[i].text) or _GLUED_WORDS.match(words[i].text)
         if m is None:
             continue
         for k in (j, j - 1, j - 2):  # the label may start a word or two before
             label = " ".join([words[w].text for w in seg.words[max(k, 0) : j]] + [m.group("label")])
-            if k >= 0 and (hit := label_type(label)) is not None:
+            hit = label_type(label) if k >= 0 else None
+            if hit is not None and (m.group("label")[-1] in ":#." or hit[1] is _id):  # "Order12345678": a code
                 score = _label_score(label)
-                out += _value_spans(part(seg, (i,), words), label, *hit, start=m.start("value"), score=score)
+                stop = next(
+                    (e for e in range(j + 1, len(seg.words)) if _is_label(words[seg.words[e]].text)), len(seg.words)
+                )
+                ends = range(min(stop, j + 4), j, -1) if m.re is _GLUED_WORDS else (j + 1,)
+                for end in ends:
+                    found = _value_spans(
+                        part(seg, seg.words[j:end], words), label, *hit, start=m.start("value"), score=score
+                    )
+                    if found:
+                        out += found
+                        break
                 break
     return out
 

@@ -234,8 +234,17 @@ def test_a_label_without_its_colon_takes_only_a_code(line):
         ("Acct#40211 Net 30", "CUSTOMER_ID", "40211"),
         ("Order No:88123", "CONTRACT_NUMBER", "88123"),
         ("Traffic #:1629799", "CONTRACT_NUMBER", "1629799"),
+        ("Invoice No.1234567", "INVOICE_NUMBER", "1234567"),
+        ("Order12345678 Flight", "CONTRACT_NUMBER", "12345678"),
+        ("Attn:John Smith Phone: 312-555-0199", "PERSON_NAME", "John Smith"),
     ],
 )
 def test_a_label_the_ocr_glued_to_its_value(line, type_, value):
     words = rows((line, (40, 40, 400, 64)))
     assert any(s.type == type_ and value_of(s, words) == value for s in recognise(PageText.of(words)))
+
+
+@pytest.mark.parametrize("line", ["FY2020 budget", "Station2020", "St.123 Main", "Note:Please call"])
+def test_a_word_glued_to_a_number_is_no_label_unless_it_names_a_code(line):
+    words = rows((line, (40, 40, 400, 64)))
+    assert not [s for s in recognise(PageText.of(words)) if s.source == "label"]

@@ -9,7 +9,7 @@ has no digits), so a label with an empty field does not swallow its neighbour.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from rapidfuzz import fuzz, process
@@ -421,8 +421,7 @@ _GLUED_WORDS = re.compile(r"^(?P<label>[A-Za-z][A-Za-z.]*:)(?P<value>[A-Z][A-Za-
 def _glued(seg: Segment, words: list[Word]) -> list[Span]:
     """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123",
     "Invoice No.1234567", a code's label with no mark at all: "Order12345678"): the value is
-    the rest of the word. A value in words ("Attn:John Smith") runs on over the next words of
-    the segment up to the next label, as far as its type accepts."""
+    the rest of the word, or, for a value in words, runs on from it (`_glued_value`)."""
     out = []
     for j, i in enumerate(seg.words):
         m = _GLUED.match(words[i].text) or _GLUED_WORDS.match(words[i].text)
@@ -432,20 +431,25 @@ def _glued(seg: Segment, words: list[Word]) -> list[Span]:
             label = " ".join([words[w].text for w in seg.words[max(k, 0) : j]] + [m.group("label")])
             hit = label_type(label) if k >= 0 else None
             if hit is not None and (m.group("label")[-1] in ":#." or hit[1] is _id):  # "Order12345678": a code
-                score = _label_score(label)
-                stop = next(
-                    (e for e in range(j + 1, len(seg.words)) if _is_label(words[seg.words[e]].text)), len(seg.words)
-                )
-                ends = range(min(stop, j + 4), j, -1) if m.re is _GLUED_WORDS else (j + 1,)
-                for end in ends:
-                    found = _value_spans(
-                        part(seg, seg.words[j:end], words), label, *hit, start=m.start("value"), score=score
-                    )
-                    if found:
-                        out += found
-                        break
+                out += _glued_value(seg, words, j, m, label, hit)
                 break
     return out
+
+
+def _glued_value(
+    seg: Segment, words: list[Word], j: int, m: re.Match[str], label: str, hit: tuple[str, Callable[[str], bool]]
+) -> list[Span]:
+    """The value glued to a label in the segment's `j`-th word. A value in words ("Attn:John
+    Smith") runs on over the next words, up to the next label, as far as its type accepts."""
+    ends: Sequence[int] = (j + 1,)
+    if m.re is _GLUED_WORDS:
+        stop = next((e for e in range(j + 1, len(seg.words)) if _is_label(words[seg.words[e]].text)), len(seg.words))
+        ends = range(min(stop, j + 4), j, -1)
+    score = _label_score(label)
+    for end in ends:
+        if found := _value_spans(part(seg, seg.words[j:end], words), label, *hit, start=m.start("value"), score=score):
+            return found
+    return []
 
 
 def _under_headers(segs: list[Segment], words: list[Word]) -> list[Span]:

@@ -274,7 +274,10 @@ def _two_line_names(segs: list[Segment]) -> list[Span]:
         nxt = below(seg, segs, max_lines=1.0)
         if nxt is None or len(nxt.words) != 1 or not _aligned_below(nxt, seg):
             continue
-        name = f"{first} {nxt.text.strip(' ,;:|')}"
+        surname = nxt.text.strip(" ,;:|")
+        if surname.casefold() == first.casefold():
+            continue  # a column's repeated value ("JUDY" over "JUDY") is no first name over its surname
+        name = f"{first} {surname}"
         if is_person_name(name) or is_name_with_rare_surname(name):
             out.append(Span("PERSON_NAME", seg.words + nxt.words, 0.5, "two-line-name"))
     return out

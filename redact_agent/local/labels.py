@@ -14,11 +14,12 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
-from redact_agent.local.entities import is_common_surname, plausible_name
+from redact_agent.local.entities import is_common_surname, is_person_name, plausible_name
 from redact_agent.local.layout import Segment, above, below, part, right_of
-from redact_agent.local.organizations import is_organization, split_code
+from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.vocabulary import field_share
 from redact_agent.tools.ocr import Word
 
 
@@ -40,7 +41,9 @@ def _name(v: str) -> bool:
 
 
 def _org(v: str) -> bool:
-    return bool(re.search(r"[A-Za-z]{2}", v)) and not DATE.fullmatch(v) and len(v) <= 80
+    """A name: letters, not a date, and not field words alone ("Original Date / Revision" is the
+    next column's header)."""
+    return bool(re.search(r"[A-Za-z]{2}", v)) and not DATE.fullmatch(v) and len(v) <= 80 and field_share(v) < 1
 
 
 def _text(v: str) -> bool:
@@ -269,6 +272,14 @@ def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], boo
     return (code, _code) if code is not None else None
 
 
+_OFFICE_LABEL = re.compile(r"\boffice\b", re.IGNORECASE)
+
+
+def _office_code(v: str) -> bool:
+    """An office's code ("TELPH", "PRKR"): three to six capitals, no form word ("LOCAL")."""
+    return bool(re.fullmatch(r"[A-Z]{3,6}", v)) and field_share(v) < 1
+
+
 _CODE_END = re.compile(r"\b(?:no|code|id|ref|number|num)\.?$", re.IGNORECASE)
 _INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)\s*:\s*(?P<value>\S.*)$")
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
@@ -286,6 +297,12 @@ def _value_spans(
     if inner is not None and (found := label_type(inner.group("label"))) is not None:
         # The value opens with a label of its own ("CPE:MBLM/MBLM/0110"): that label types it.
         return _value_spans(seg, inner.group("label"), *found, start=offset + inner.start("value"), score=score)
+    if type_ == "PERSON_NAME" and is_rep_office(text):
+        type_, ok = "ORGANIZATION", _org  # "Account Executive: Katz Washington"
+    if type_ == "ORGANIZATION" and not names_an_organization(text) and is_person_name(text):
+        type_, ok = "PERSON_NAME", _name  # a bare person's name in an advertiser field is that person
+    if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and _office_code(text):
+        type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR" (spec/annotation.md)
     if type_ in ("PERSON_NAME", "ORGANIZATION"):
         # "Advertiser: Jacobs For Congress-R (135377)", "Salesperson: Eagle (1446)"
         code_type = "EMPLOYEE_ID" if _SALES.search(label) else "CUSTOMER_ID"

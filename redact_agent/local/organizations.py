@@ -56,6 +56,15 @@ GAZETTEER = re.compile(
     r"VISA|Visa|MasterCard|Mastercard|AMERICAN\s+EXPRESS|American\s+Express|DISCOVER\s+NETWORK|Discover\s+Network)"
     r"(?![\w-])"
 )
+# A rep firm's sales office, printed where a person's name goes ("Account Executive: Katz
+# Washington", "Atlanta Telerep", "Eagle, Washington DC", "Philadelphia TeleRep/P HL"): the firm's
+# trade name first (or last, for the names no person has), or a place after a comma or a slash,
+# which no person's name has.
+_REP_FIRM = re.compile(
+    r"^(?:katz|telerep|petry|seltel|millennium|eagle|cox\s*reps)\b|\b(?:telerep|seltel|millennium|cox\s*reps)$",
+    re.IGNORECASE,
+)
+_PLACE_AFTER = re.compile(r"(?:/|,\s*[A-Z][A-Za-z.' ]*\s(?:[A-Z]{2}|D\.\s?C\.)$)")
 _CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$")  # the form may clip ")"
 
 
@@ -68,6 +77,12 @@ def has_name_part(text: str) -> bool:
 def is_organization(text: str) -> bool:
     """An organisation cue word with a name beside it, in a non-label."""
     return bool(ORG_CUES.search(text)) and not text.rstrip().endswith(":") and has_name_part(text)
+
+
+def is_rep_office(text: str) -> bool:
+    """A rep firm's sales office (see `_REP_FIRM`): an organisation, not the person the field
+    is for. Field words alone ("Phone/Fax") are a header, not an office."""
+    return bool(_REP_FIRM.search(text) or _PLACE_AFTER.search(text)) and has_name_part(text)
 
 
 def names_an_organization(text: str) -> bool:

@@ -102,6 +102,33 @@ def _spans(
                 yield Span(type_, words, score, source, left, right)
 
 
+_YEARLESS = re.compile(r"\d{1,2}(?P<sep>[/.-])\d{1,2}")
+_COUNT_BEFORE = re.compile(r"\b(?:product|page|pg|item|line|spot|part|no|#)\.?\s*$", re.IGNORECASE)
+_RANGE_BEFORE, _RANGE_AFTER = re.compile(r"\d\s*[-–]\s*$"), re.compile(r"^\s*[-–]\s*\d")
+
+
+def _dates(seg: Segment) -> Iterator[Span]:
+    """Numeric and month-name dates. A date without its year is read only where a date is the
+    likelier reading: "3/3" or "2.26-3.3", not a count ("Product 1/2", "Page 1/3"), an hour
+    range ("4-5p", "7-9am"), or a line number ("3.1"). Without a year, '-' joins a range, and
+    '.' writes a date only inside a range of dates."""
+    for m in DATE.finditer(seg.text):
+        text, before, after = m.group(0), seg.text[: m.start()], seg.text[m.end() :]
+        yearless = _YEARLESS.fullmatch(text)
+        if not _valid_date(text):
+            continue
+        if yearless is not None:
+            sep = yearless.group("sep")
+            ranged = bool(_RANGE_BEFORE.search(before) or _RANGE_AFTER.match(after))
+            if sep == "-" or (sep == "." and not ranged) or _COUNT_BEFORE.search(before):
+                continue
+            if re.match(r"\s*[AaPp]\.?[Mm]?\b", after):
+                continue  # "7/9am": hours
+        words, left, right = seg.cuts(m.start(), m.end())
+        if words:
+            yield Span("DATE", words, 0.85, "date", left, right)
+
+
 def _phones(seg: Segment) -> Iterator[Span]:
     for m in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
         raw = m.raw_string
@@ -146,7 +173,7 @@ def find(text: PageText) -> list[Span]:
         out += _spans(seg, IPV4, "ONLINE_ID", 0.9, "ip")
         out += _spans(seg, MAC, "ONLINE_ID", 0.9, "mac")
         out += _phones(seg)
-        out += _spans(seg, DATE, "DATE", 0.85, "date", ok=_valid_date)
+        out += _dates(seg)
         out += _spelled_dates(seg)
         out += _spans(seg, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid)
         out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)

@@ -35,7 +35,11 @@ LOGO = re.compile(
     re.IGNORECASE,
 )
 _OFFICE = re.compile(r"(?i:\bc/o)\s+(?P<code>[A-Z]{3,6})(?![A-Za-z0-9])")
-_PROGRAMME = re.compile(rf"^\s*(?:\d{{1,3}}\s+)?(?:{PROGRAMME.pattern})", re.IGNORECASE)
+# "KMBC 9 News", "WRAL AM News", "WXYZ Early Morning": a channel number or a day part may come first
+_PROGRAMME = re.compile(
+    rf"^\s*(?:\d{{1,3}}\s+)?(?:(?:am|pm|early|late|midday|noon|evening|saturday|sunday)\s+)*(?:{PROGRAMME.pattern})",
+    re.IGNORECASE,
+)
 _PROGRAMME_BEFORE = re.compile(r"(?:\bnews\s*-|\bnews\s+on|\bon)\s*$", re.IGNORECASE)
 NOT_CALL_LETTERS = frozenset(
     [

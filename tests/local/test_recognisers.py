@@ -248,3 +248,67 @@ def test_a_label_the_ocr_glued_to_its_value(line, type_, value):
 def test_a_word_glued_to_a_number_is_no_label_unless_it_names_a_code(line):
     words = rows((line, (40, 40, 400, 64)))
     assert not [s for s in recognise(PageText.of(words)) if s.source == "label"]
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("Account Executive: Katz Washington", "Katz Washington"),  # a rep firm's trade name first
+        ("Account Executive: Atlanta Telerep", "Atlanta Telerep"),  # or last
+        ("AE: Eagle, Washington DC", "Eagle, Washington DC"),  # a place after a comma
+        ("Primary AE: Katz/DC", "Katz/DC"),  # a slash
+    ],
+)
+def test_a_rep_firms_office_in_a_person_field_is_an_organisation(line, value):
+    found = spans(rows((line, (40, 40, 500, 64))))
+    assert ("ORGANIZATION", value) in found and ("PERSON_NAME", value) not in found
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Sales Office: PRKR", "INSTITUTION_CODE", "PRKR"),  # an office code (spec/annotation.md)
+        ("Advertiser: Mary Johnson", "PERSON_NAME", "Mary Johnson"),  # a bare person's name
+        ("Advertiser: Johnson for Congress", "ORGANIZATION", "Johnson for Congress"),
+        ("Account Executive: Mary Johnson", "PERSON_NAME", "Mary Johnson"),
+    ],
+)
+def test_a_fields_value_is_typed_by_what_it_holds(line, type_, value):
+    assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))
+
+
+def test_field_words_alone_are_no_organisation():
+    # "Advertiser" with the next column's header to its right, and the advertiser below it
+    words = rows(
+        ("Advertiser", (40, 40, 160, 64)),
+        ("Original Date / Revision", (400, 40, 640, 64)),
+        ("Acme Widgets Inc", (40, 70, 220, 94)),
+    )
+    found = spans(words)
+    assert ("ORGANIZATION", "Original Date / Revision") not in found
+    assert ("ORGANIZATION", "Acme Widgets Inc") in found
+
+
+def test_a_column_repeating_a_first_name_is_no_two_line_name():
+    words = rows(("JUDY", (40, 40, 100, 64)), ("JUDY", (40, 70, 100, 94)))
+    assert ("PERSON_NAME", "JUDY JUDY") not in spans(words)
+
+
+@pytest.mark.parametrize(
+    "line, dates",
+    [
+        ("Flight 2/1-2/7", {"2/1", "2/7"}),  # year-less dates with '/'
+        ("Est 2.26-3.3", {"2.26", "3.3"}),  # with '.', inside a range
+        ("Product 1/2", set()),  # a count, "1 of 2"
+        ("Page 1/3", set()),
+        ("M-F 4-5p", set()),  # hours
+        ("5-6am M-F", set()),
+        ("Adults 25-54", set()),
+        ("See MG 3.3", set()),  # a line number
+        ("1.1 Normal Line", set()),
+        ("03/03/20 4-5p", {"03/03/20"}),
+    ],
+)
+def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
+    words = rows((line, (40, 40, 400, 64)))
+    assert {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "DATE"} == dates

@@ -36,7 +36,15 @@ def test_a_logo_is_one_code(line):
 
 
 @pytest.mark.parametrize(
-    "line", ["KMBC 9 News on KCWE", "Contract Line Remarks: 13 WHAM News @ 10P", "26017-News-WUHF", "WEEK 12", "KEEP"]
+    "line",
+    [
+        "KMBC 9 News on KCWE",
+        "Contract Line Remarks: 13 WHAM News @ 10P",
+        "26017-News-WUHF",
+        "WRAL AM News 6-7a",
+        "WEEK 12",
+        "KEEP",
+    ],
 )
 def test_programmes_and_words_are_not_codes(line):
     assert _codes(line) == []

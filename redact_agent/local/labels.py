@@ -63,7 +63,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
     (re.compile(p, re.IGNORECASE), t, ok)
     for p, t, ok in [
         (
-            r"(?:alt\s+)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
+            r"(?:alt\s+|e-)?(?:contract|order|estimate|est|po|purchase\s+order|agreement|traffic|headline|external\s+order|"
             r"ar\s+order|order\s*/\s*rev|contract\s*/\s*revision|(?:estimate|est)\s*/\s*(?:hl|external)|coop|deal|"
             r"external(?!\s*id))\s*(?:no|number|#|id)?",
             "CONTRACT_NUMBER",
@@ -91,7 +91,11 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             "FINANCIAL_ACCOUNT",
             _id,
         ),
-        (r"dob|date\s+of\s+birth|birth\s*date", "DATE_OF_BIRTH", lambda v: bool(DATE.fullmatch(v))),
+        (
+            r"dob|d\.o\.b\.?|born|date\s+of\s+b?.irth|birth\s*date|birthday",  # "Date of hirth": OCR's b
+            "DATE_OF_BIRTH",
+            lambda v: bool(DATE.fullmatch(v)),
+        ),
         (r"user(?:\s*(?:name|id))?|login|ip(?:\s+address)?|device(?:\s+id)?", "ONLINE_ID", _handle),
         (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _id),
         (
@@ -147,7 +151,7 @@ _NOT_A_CODE = re.compile(
 _CODE_KINDS = [
     (
         re.compile(
-            r"\b(?:order|ord|contract|cont|contr|agreement|agmt|est|estimate|traffic|headline|line|po|io|insertion|"
+            r"\b(?:order|ord|contract|con|cont|contr|agreement|agmt|est|estimate|traffic|headline|line|po|io|insertion|"
             r"buy|booking|deal|rev|revision)\b",
             re.I,
         ),

@@ -30,7 +30,7 @@ URL = re.compile(
 MAC = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}(?![\w:])")
 IPV4 = re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b")
 _TIME = r"(?:\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?"
-_NUMERIC = r"(?:[01]?\d)[/.-](?:[0-3]?\d)(?:[/.-](?:\d{4}|\d{2}))?"
+_NUMERIC = r"(?:(?:19|20)\d\d-[01]?\d-[0-3]?\d|(?:[01]?\d)[/.-](?:[0-3]?\d)(?:[/.-](?:\d{4}|\d{2}))?)"  # ISO first
 _MONTHS = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -71,7 +71,7 @@ def _no_at(text: str) -> bool:
 
 
 def _valid_date(text: str) -> bool:
-    m = re.match(r"(\d{1,2})[/.-](\d{1,2})", text)
+    m = re.match(r"(?:\d{4}-)?(\d{1,2})[/.-](\d{1,2})", text)
     if not m:
         return True  # spelled-out month
     month, day = int(m.group(1)), int(m.group(2))

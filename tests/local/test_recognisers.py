@@ -4,7 +4,7 @@ the real OCR (Tesseract), so the test covers the whole local path from pixels to
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine, recognise, value_of
+from redact_agent.local.engine import LocalEngine, recognise, resolve, value_of
 from redact_agent.local.spans import PageText
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
@@ -312,3 +312,18 @@ def test_a_column_repeating_a_first_name_is_no_two_line_name():
 def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
     words = rows((line, (40, 40, 400, 64)))
     assert {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "DATE"} == dates
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Issued: 2020-12-04", "DATE", "2020-12-04"),  # ISO dates, whole
+        ("Date of birth: 1976-03-15", "DATE_OF_BIRTH", "1976-03-15"),
+        ("Born: 05/05/03", "DATE_OF_BIRTH", "05/05/03"),
+        ("Con # 1234567", "CONTRACT_NUMBER", "1234567"),  # "Con", short for contract
+        ("E-ORDER: 1234567 (Rev 2)", "CONTRACT_NUMBER", "1234567"),  # an electronic order's number
+    ],
+)
+def test_more_spellings_of_dates_and_labels(line, type_, value):
+    words = rows((line, (40, 40, 400, 64)))
+    assert any(s.type == type_ and value_of(s, words) == value for s in resolve(recognise(PageText.of(words)), words))

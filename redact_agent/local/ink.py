@@ -2,8 +2,8 @@
 
 Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
 components whose centres lie inside the original box (cell rules, neighbouring words that
-only reach into the margin, and short pieces cut by the crop's top or bottom edge, which are the
-descenders and ascenders of the lines above and below, are dropped), and take their extents.
+only reach into the margin, and short pieces that reach into the added margin above or below,
+which are the descenders and ascenders of the lines above and below, are dropped), and take their extents.
 A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
 gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 """
@@ -48,8 +48,9 @@ def _ink(
         # a cell border or underline: a ruled line may be a few pixels thick on a scan
         rule = (h <= max(3, 0.2 * ch) and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)
         top = stats[i][cv2.CC_STAT_TOP]
-        # a descender of the line above, or an ascender of the line below, cut off by the crop
-        clipped = (top == 0 or top + h == ch) and h < 0.4 * ch
+        # a descender of the line above, or an ascender of the line below: short, and reaching
+        # into the margin the crop adds around the word's box (cut off by the crop, or just inside it)
+        clipped = (top < GROW or top + h > ch - GROW) and h < 0.4 * ch
         left, right = x0 + stats[i][cv2.CC_STAT_LEFT], x0 + stats[i][cv2.CC_STAT_LEFT] + w
         inside = box[0] <= cx <= box[2] if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:

@@ -56,12 +56,13 @@ GAZETTEER = re.compile(
     r"VISA|Visa|MasterCard|Mastercard|AMERICAN\s+EXPRESS|American\s+Express|DISCOVER\s+NETWORK|Discover\s+Network)"
     r"(?![\w-])"
 )
-# A rep firm's sales office, printed where a person's name goes ("Account Executive: Katz
-# Washington", "Atlanta Telerep", "Eagle, Washington DC", "Philadelphia TeleRep/P HL"): the firm's
-# trade name first (or last, for the names no person has), or a place after a comma or a slash,
-# which no person's name has.
+# A rep firm's sales office or a station's house account, printed where a person's name goes
+# ("Account Executive: Katz Washington", "Atlanta Telerep", "Eagle, Washington DC", "Philadelphia
+# TeleRep/P HL", "Parkersburg House"): the firm's trade name first (or last, for the names no
+# person has), a house account, or a place after a comma or a slash, which no person's name has.
 _REP_FIRM = re.compile(
-    r"^(?:katz|telerep|petry|seltel|millennium|eagle|cox\s*reps)\b|\b(?:telerep|seltel|millennium|cox\s*reps)$",
+    r"^(?:katz|telerep|petry|seltel|millennium|eagle|cox\s*reps)\b"
+    r"|\b(?:telerep|seltel|millennium|cox\s*reps|house(?:\s+accounts?)?)$",
     re.IGNORECASE,
 )
 _PLACE_AFTER = re.compile(r"(?:/|,\s*[A-Z][A-Za-z.' ]*\s(?:[A-Z]{2}|D\.\s?C\.)$)")
@@ -82,7 +83,8 @@ def is_organization(text: str) -> bool:
 def is_rep_office(text: str) -> bool:
     """A rep firm's sales office (see `_REP_FIRM`): an organisation, not the person the field
     is for. Field words alone ("Phone/Fax") are a header, not an office."""
-    return bool(_REP_FIRM.search(text) or _PLACE_AFTER.search(text)) and has_name_part(text)
+    office = _REP_FIRM.search(text) or _PLACE_AFTER.search(text) or GAZETTEER.search(text)
+    return bool(office) and has_name_part(text)
 
 
 def names_an_organization(text: str) -> bool:

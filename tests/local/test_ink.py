@@ -36,6 +36,17 @@ def test_a_descender_of_the_line_above_is_not_ink():
     assert tighten(page, (24, 6, 62, 40)) == (30.0, 20.0, 56.0, 36.0)
 
 
+@pytest.mark.parametrize("piece", [(5, 8), (44, 47)])
+def test_ink_of_the_lines_around_ending_inside_the_margin_is_not_ink(piece):
+    # Tight lines: the foot of a digit on the line above (or the tip of an ascender on the line
+    # below) lies in the 2 px the crop adds around the box, one pixel short of its edge.
+    page = np.full((60, 120), 255, np.uint8)
+    page[piece[0] : piece[1], 34:37] = 0
+    page[20:36, 30:40] = 0
+    page[22:36, 46:56] = 0
+    assert tighten(page, (24, 6, 62, 46)) == (30.0, 20.0, 56.0, 36.0)
+
+
 def test_a_glyph_the_box_cuts_stays():
     # A tall glyph that the OCR box clips at the top is still this word's ink.
     page = np.full((60, 120), 255, np.uint8)

@@ -257,6 +257,8 @@ def test_a_word_glued_to_a_number_is_no_label_unless_it_names_a_code(line):
         ("Account Executive: Atlanta Telerep", "Atlanta Telerep"),  # or last
         ("AE: Eagle, Washington DC", "Eagle, Washington DC"),  # a place after a comma
         ("Primary AE: Katz/DC", "Katz/DC"),  # a slash
+        ("Account Executive: Parkersburg House", "Parkersburg House"),  # a house account
+        ("AE: Chicago Blair Television", "Chicago Blair Television"),  # a trade name inside
     ],
 )
 def test_a_rep_firms_office_in_a_person_field_is_an_organisation(line, value):

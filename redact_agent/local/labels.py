@@ -304,7 +304,9 @@ def _value_spans(
     if type_ == "PERSON_NAME" and is_rep_office(text):
         type_, ok = "ORGANIZATION", _org  # "Account Executive: Katz Washington"
     if type_ == "ORGANIZATION" and not names_an_organization(text) and is_person_name(text):
-        type_, ok = "PERSON_NAME", _name  # a bare person's name in an advertiser field is that person
+        # a bare person's name in an advertiser field is that person, and "Katz, John" or "Jim
+        # House" in a person's field stays one (the default policy does not redact organisations)
+        type_, ok = "PERSON_NAME", _name
     if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and _office_code(text):
         type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR" (spec/annotation.md)
     if type_ in ("PERSON_NAME", "ORGANIZATION"):

@@ -267,6 +267,15 @@ def test_a_rep_firms_office_in_a_person_field_is_an_organisation(line, value):
 
 
 @pytest.mark.parametrize(
+    "line, value", [("Account Executive: Katz, John", "Katz, John"), ("AE: Jim House", "Jim House")]
+)
+def test_a_persons_name_like_a_rep_firms_office_stays_a_person(line, value):
+    words = rows((line, (40, 40, 500, 64)))
+    kept = {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
+    assert ("PERSON_NAME", value) in kept and ("ORGANIZATION", value) not in kept
+
+
+@pytest.mark.parametrize(
     "line, type_, value",
     [
         ("Sales Office: PRKR", "INSTITUTION_CODE", "PRKR"),  # an office code (spec/annotation.md)

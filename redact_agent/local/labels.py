@@ -35,9 +35,18 @@ def _id(v: str) -> bool:
 
 
 def _name(v: str) -> bool:
+    v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
     words = v.replace(",", " ").split()
     shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
     return shaped and plausible_name(v)
+
+
+_OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
+
+
+def _plate(v: str) -> bool:
+    """A vehicle's identifier: a VIN or code, or a licence plate in two groups ("EEL 578")."""
+    return _id(v) or bool(re.fullmatch(r"(?=.*\d)[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}", v))
 
 
 def _org(v: str) -> bool:
@@ -97,7 +106,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             lambda v: bool(DATE.fullmatch(v)),
         ),
         (r"user(?:\s*(?:name|id))?|login|ip(?:\s+address)?|device(?:\s+id)?", "ONLINE_ID", _handle),
-        (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _id),
+        (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _plate),
         (
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
             r"account\s+exec(?:utive)?|ae|salesperson|sales\s*person|entered\s+by|prepared\s+by|requested\s+by|"
@@ -418,6 +427,8 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
             ends = cand.endswith((":", "#")) or glued or (_CODE_END.search(cand) is not None and len(cand.split()) > 1)
             opens = k == 0 and _code(after) and re.fullmatch(r"[A-Za-z0-9/-]+", after)  # "Contract 1629799 Rev 2"
             hit = label_type(cand) if ends or opens else None
+            if hit is None and glued and texts[stop].startswith("#"):
+                hit = label_type(f"{cand} #")  # "Member #M99455": the '#' went to the value
             if hit is not None and (ends or hit[1] is _id):  # a label without its ':' announces a code only
                 score = _label_score(cand, weak=not ends)
                 found.append((k, stop, hit[0], hit[1], cand, score))

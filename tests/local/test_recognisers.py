@@ -288,6 +288,12 @@ def test_a_fields_value_is_typed_by_what_it_holds(line, type_, value):
     assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))
 
 
+@pytest.mark.parametrize("line", ["To: Pending line Approvals", "Page #3"])
+def test_no_value_where_a_label_is_followed_by_words_or_a_count(line):
+    words = rows((line, (40, 40, 400, 64)))
+    assert not [s for s in resolve(recognise(PageText.of(words)), words) if s.source == "label"]
+
+
 def test_field_words_alone_are_no_organisation():
     # "Advertiser" with the next column's header to its right, and the advertiser below it
     words = rows(
@@ -333,6 +339,9 @@ def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
         ("Born: 05/05/03", "DATE_OF_BIRTH", "05/05/03"),
         ("Con # 1234567", "CONTRACT_NUMBER", "1234567"),  # "Con", short for contract
         ("E-ORDER: 1234567 (Rev 2)", "CONTRACT_NUMBER", "1234567"),  # an electronic order's number
+        ("Member #M99455", "CUSTOMER_ID", "M99455"),  # the OCR gave the label's '#' to the value
+        ("VIN: EEL 578", "VEHICLE_ID", "EEL 578"),  # a licence plate in two groups
+        ("Attn: lan Haynes", "PERSON_NAME", "lan Haynes"),  # the OCR read the capital I as l
     ],
 )
 def test_more_spellings_of_dates_and_labels(line, type_, value):

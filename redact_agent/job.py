@@ -111,7 +111,8 @@ def _write_json(path: Path, page: PredictionPage, values: Values) -> None:
         for key in ("predictions", "residual", "raw_predictions"):
             items: list[Prediction] | None = getattr(page, key)
             if items is not None:
-                update[key] = [p.model_copy(update={"value": None}) for p in items]
+                # a reason may quote the value ("the surname of 'Ann Lee'"): it goes with it
+                update[key] = [p.model_copy(update={"value": None, "reason": None}) for p in items]
         page = page.model_copy(update=update)
     write_atomic(path, (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
 

@@ -18,9 +18,11 @@ from redact_agent.agent.budgets import Budgets
 from redact_agent.audit.score import MATCHES
 from redact_agent.console import emit, warn
 from redact_agent.errors import InputError, RedactAgentError
+from redact_agent.eval.clusters import Scope
 from redact_agent.eval.report import render
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.protocol import MODES, OCR_ENGINES, PROTOCOL
+from redact_agent.redact import LABEL_MODES
 from redact_agent.schema import Schema, default_schema, load_schema
 from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
 
@@ -78,7 +80,10 @@ def _score(args: argparse.Namespace) -> int:
     taus = sorted(set(args.tau or ([] if args.sweep else [PROTOCOL.tau])) | sweep)
     supported = _supported_types(args.supported, schema) if args.supported else None
     loaded = load_pairs(Path(args.gold_dir), Path(args.pred_dir), schema, raw=args.predictions == "raw")
-    results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported)
+    clusters: Scope | None = ("document" if args.document else "page") if args.clusters else None
+    if args.document and not args.clusters:
+        raise InputError("--document scores clusters within documents: give --clusters too")
+    results = score_pages(loaded, schema, taus, pq=args.match == "pq", supported=supported, clusters=clusters)
     emit(render(results, schema, loaded.orphans))
     if args.json:
         out = Path(args.json)
@@ -185,6 +190,8 @@ def _redact(args: argparse.Namespace) -> int:
         raise InputError("--redact-residual needs the verifier (drop --no-verify)")
     if args.fail_on_residual and args.no_verify:
         raise InputError("--fail-on-residual needs the verifier (drop --no-verify)")
+    if args.label == "code" and not policy.codes:
+        raise InputError("--label code needs codes in the policy file (codes: {PERSON_NAME: '(b)(6)'})")
     out = Path(args.out)
     check_writable(out)  # before any model loads or page is read
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
@@ -201,7 +208,17 @@ def _redact(args: argparse.Namespace) -> int:
             "verify_ocr": None if args.no_verify else args.verify_ocr,
         }
         job = Job(
-            finder, verifier, out, args.margin, args.redact_residual, args.values, args.fail_on_residual, settings
+            finder,
+            verifier,
+            out,
+            args.margin,
+            args.redact_residual,
+            args.values,
+            args.fail_on_residual,
+            settings,
+            label=args.label,
+            codes=policy.codes,
+            document=args.document,
         )
         return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive, resume=args.resume)
     finally:
@@ -287,6 +304,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on-residual", action="store_true", help="exit 1 when the verifier still reads PII on a redacted page"
     )
     redact.add_argument(
+        "--label",
+        choices=LABEL_MODES,
+        default="none",
+        help="what each black box says in white: its type (PERSON), its entity on the page (PERSON 2), or "
+        "the policy's code for its type (codes: in a policy file); never any part of the value (default none)",
+    )
+    redact.add_argument(
+        "--document",
+        action="store_true",
+        help="each folder's files (in name order) are one document: an entity keeps its id, and its label, "
+        "across them, as across a PDF's pages",
+    )
+    redact.add_argument(
         "--values", choices=["keep", "omit"], default="keep",
         help="omit: the page JSON holds boxes and types but not the redacted text (keep: for review and scoring)",
     )  # fmt: skip
@@ -316,6 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--predictions", choices=["final", "raw"], default="final", help="raw: a VLM's boxes before --refine/--union"
+    )
+    score.add_argument(
+        "--clusters", action="store_true", help="also score entity clusters (BCubed, ELM) on the gold items"
+    )
+    score.add_argument(
+        "--document", action="store_true", help="with --clusters: within documents (a PDF's <stem>-pN pages)"
     )
     score.add_argument("--schema", metavar="FILE", help="a PII schema file (default: the shipped v1 schema)")
     score.add_argument("--json", metavar="FILE", help="write the results as JSON (a list when several taus)")
@@ -352,9 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0, help="the same seed gives the same bytes (default 0)")
     synth.add_argument(
         "--profile",
-        choices=["balanced", "leakagebench", "redactions"],
+        choices=["balanced", "leakagebench", "redactions", "entities"],
         default="balanced",
-        help="page-type mix, or redacted pages with their redactions as gold (default balanced)",
+        help="page-type mix, redacted pages with their redactions as gold, or the leakagebench mix naming "
+        "people, phones and codes again in other forms (entities) (default balanced)",
     )
     synth.add_argument("--workers", type=int, help="processes (default: one per CPU)")
     synth.set_defaults(func=_synth)

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -34,11 +34,20 @@ from redact_agent.console import emit, warn
 from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page, collect
+from redact_agent.linking import Linker
 from redact_agent.local.engine import LocalEngine
 from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
-from redact_agent.pages import Prediction, PredictionPage
+from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
 from redact_agent.protocol import PROTOCOL
-from redact_agent.redact import check_margin, images_to_pdf, redact, remove_stale_temporaries, write_atomic
+from redact_agent.redact import (
+    LabelMode,
+    box_label,
+    check_margin,
+    images_to_pdf,
+    redact,
+    remove_stale_temporaries,
+    write_atomic,
+)
 from redact_agent.schema import default_schema
 from redact_agent.systems import Finder
 
@@ -81,6 +90,9 @@ class Job:
     values: Values = "keep"  # omit: the page JSON carries boxes and types, never the redacted text
     fail_on_residual: bool = False  # exit 1 when the verifier still reads PII on a redacted page
     settings: dict[str, Any] = field(default_factory=dict)  # what else changes the outputs (the CLI's options)
+    label: LabelMode = "none"  # what each black box says (`redact.box_label`)
+    document: bool = False  # a folder's files are one document: entities linked across them
+    codes: tuple[tuple[str, str], ...] = ()  # the policy's codes, for label "code"
 
     def __post_init__(self) -> None:
         check_margin(self.margin)
@@ -90,6 +102,8 @@ class Job:
         """Everything that changes this job's outputs, as recorded in the manifest."""
         own: dict[str, Any] = {"finder": self.engine.name, "verifier": self.verifier.name if self.verifier else None}
         own |= {"margin": self.margin, "redact_residual": self.redact_residual, "values": self.values}
+        own |= {"label": self.label, "codes": dict(self.codes)} if self.label != "none" else {}
+        own |= {"document": True} if self.document else {}
         return {**self.settings, **own, "version": __version__}
 
 
@@ -117,9 +131,10 @@ def _write_json(path: Path, page: PredictionPage, values: Values) -> None:
     write_atomic(path, (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
 
 
-def redact_page(job: Job, out: Path, page: Page, source: Path) -> tuple[PageOutcome, bytes | None]:
-    """Find, redact, verify and write one page into `out`. Fails closed: when the finder's output
-    was invalid, the prediction page (with its reason) is written but no redacted image is."""
+def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -> tuple[PageOutcome, bytes | None]:
+    """Find, link (`linker`: the document's, so that an entity keeps its id from page to page),
+    redact, verify and write one page into `out`. Fails closed: when the finder's output was
+    invalid, the prediction page (with its reason) is written but no redacted image is."""
     t0 = time.perf_counter()
     page_id, image = page.page_id, page.image
     finding = job.engine.find_page(page_id, image)
@@ -133,8 +148,10 @@ def redact_page(job: Job, out: Path, page: Page, source: Path) -> tuple[PageOutc
         _write_json(out / f"{page_id}.json", found, job.values)
         error = f"invalid model output ({found.reason}); no redacted image written"
         return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
-    predictions = found.predictions
-    redacted = redact(image, [p.bbox for p in predictions], job.margin)
+    predictions = linker.link(found.predictions)
+    found = found.model_copy(update={"predictions": predictions})
+    labels = [box_label(job.label, p.type, p.entity, dict(job.codes)) for p in predictions]
+    redacted = redact(image, [p.bbox for p in predictions], job.margin, labels)
     residual = _residual(job.verifier, redacted, predictions) if job.verifier is not None else None
     if job.redact_residual and residual:
         redacted = redact(redacted, [p.bbox for p in residual], job.margin)
@@ -195,7 +212,14 @@ class _Batch:
             return self._by_name.setdefault(name, source)
 
 
-def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
+def _documents(job: Job, docs: list[Document], batch: _Batch) -> list[PageOutcome]:
+    """Files one after another, their entities linked across all their pages: a PDF's pages, or,
+    with `job.document`, every file of a folder (in name order) as one document."""
+    linker = Linker()
+    return [outcome for doc in docs for outcome in _document(job, doc, batch, linker)]
+
+
+def _document(job: Job, doc: Document, batch: _Batch, linker: Linker) -> list[PageOutcome]:
     out = job.out_dir / doc.subdir
     outcomes: list[PageOutcome] = []
     pdf_pages: list[tuple[bytes, tuple[float, float]]] = []
@@ -212,9 +236,10 @@ def _document(job: Job, doc: Document, batch: _Batch) -> list[PageOutcome]:
             outcome = batch.earlier(name, out, doc.path)
             if outcome is not None:
                 png = (out / f"{page.page_id}.redacted.png").read_bytes() if page.size_pt else None
+                linker.link(load_prediction_page(out / f"{page.page_id}.json").predictions)  # its entities, again
             else:
                 try:
-                    outcome, png = redact_page(job, out, page, doc.path)
+                    outcome, png = redact_page(job, out, page, doc.path, linker)
                 except BackendUnavailable:
                     batch.stop.set()
                     raise
@@ -276,7 +301,10 @@ def _run_all(job: Job, docs: list[Document], concurrency: int, batch: _Batch) ->
         tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar,
         ThreadPoolExecutor(max_workers=concurrency) as pool,
     ):
-        futures: list[Future[list[PageOutcome]]] = [pool.submit(_document, job, doc, batch) for doc in docs]
+        groups: dict[Path, list[Document]] = {}  # the files that share a linker, in order
+        for doc in docs:
+            groups.setdefault(doc.path.parent if job.document else doc.path, []).append(doc)
+        futures = {pool.submit(_documents, job, group, batch): len(group) for group in groups.values()}
         try:
             for future in as_completed(futures):
                 for outcome in future.result():
@@ -285,7 +313,7 @@ def _run_all(job: Job, docs: list[Document], concurrency: int, batch: _Batch) ->
                         emit(outcome.summary())
                     else:
                         warn(f"redact-agent: error: {outcome.summary()}")
-                bar.update(1)
+                bar.update(futures[future])
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise

@@ -64,6 +64,7 @@ class GoldAnnotation(BaseModel):
     group: Group
     bbox: Box
     value: str | None = None
+    entity: str | None = None  # mentions of one real-world thing share it ("PERSON_NAME#2"); an extension
     # Provenance of items carried over from older labels (dev set).
     vrdu_field: str | None = None
     label_value: str | None = None
@@ -112,6 +113,7 @@ class Prediction(BaseModel):
     value: str | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     reason: str | None = None  # why it was predicted (an extension: the embedded engine's recogniser and cue)
+    entity: str | None = None  # mentions of one real-world thing share it ("PERSON_NAME#2"); an extension
 
 
 class PredictionPage(BaseModel):

@@ -38,6 +38,7 @@ class _PolicyFile(BaseModel):
     types_off: list[str] = []
     deny: dict[str, str] = {}
     allow: list[str] = []
+    codes: dict[str, str] = {}  # what `--label code` writes in a box of each type ("(b)(6)")
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,12 @@ class Policy:
     types: frozenset[str]
     deny: tuple[tuple[str, str], ...] = ()  # (term, type)
     allow: tuple[str, ...] = ()
+    codes: tuple[tuple[str, str], ...] = ()  # (type, the code a labelled box of it says)
 
     def as_json(self) -> dict[str, object]:
         """What decides the redaction, for run records."""
-        return {"name": self.name, "types": sorted(self.types), "deny": list(self.deny), "allow": list(self.allow)}
+        out: dict[str, object] = {"name": self.name, "types": sorted(self.types), "deny": list(self.deny)}
+        return out | {"allow": list(self.allow)} | ({"codes": dict(self.codes)} if self.codes else {})
 
     def redacts(self, type_name: str) -> bool:
         return type_name in self.types
@@ -78,9 +81,11 @@ def load_policy(spec: str, schema: Schema | None = None) -> Policy:
         raise InputError(f"{path}: cannot parse policy: {exc}") from None
     except ValidationError as exc:
         raise InputError(f"{path}: not a valid policy: {describe(exc)}") from None
-    for t in [*parsed.types_on, *parsed.types_off, *parsed.deny.values()]:
+    for t in [*parsed.types_on, *parsed.types_off, *parsed.deny.values(), *parsed.codes]:
         schema.get(t)  # unknown types are errors
     groups = (set(_BASES[parsed.base]) | set(parsed.groups_on)) - set(parsed.groups_off)
     types = {t.name for t in schema.types if t.group in groups} | set(parsed.types_on)
     types -= set(parsed.types_off)
-    return Policy(path.stem, frozenset(types), tuple(parsed.deny.items()), tuple(parsed.allow))
+    return Policy(
+        path.stem, frozenset(types), tuple(parsed.deny.items()), tuple(parsed.allow), tuple(parsed.codes.items())
+    )

@@ -12,10 +12,11 @@ import math
 import os
 import re
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Literal, get_args
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from redact_agent.boxes import Box
 from redact_agent.errors import OutputError
@@ -28,21 +29,77 @@ def check_margin(margin: float) -> float:
     return margin
 
 
-def redact(page: Image.Image, boxes: Sequence[Box], margin: float = PROTOCOL.margin) -> Image.Image:
+LabelMode = Literal["none", "type", "entity", "code"]
+LABEL_MODES: tuple[LabelMode, ...] = get_args(LabelMode)
+# What a labelled box says of each type: short enough to fit a value's box
+SHORT = {
+    "PERSON_NAME": "PERSON", "POSTAL_ADDRESS": "ADDRESS", "EMAIL_ADDRESS": "EMAIL", "PHONE_NUMBER": "PHONE",
+    "GOVERNMENT_ID": "GOV ID", "FINANCIAL_ACCOUNT": "ACCOUNT", "CUSTOMER_ID": "CUSTOMER", "EMPLOYEE_ID": "EMPLOYEE",
+    "POLICY_NUMBER": "POLICY", "CASE_NUMBER": "CASE", "CONTRACT_NUMBER": "CONTRACT", "INVOICE_NUMBER": "INVOICE",
+    "ONLINE_ID": "ONLINE ID", "VEHICLE_ID": "VEHICLE", "DATE_OF_BIRTH": "BIRTH DATE", "DATE": "DATE",
+    "LOCATION": "LOCATION", "ORGANIZATION": "ORG", "BUSINESS_ID": "BUSINESS ID", "JOB_TITLE": "TITLE",
+    "SIGNATURE": "SIGNATURE", "INSTITUTION_CODE": "INSTITUTION",
+}  # fmt: skip
+# A label this package writes, as the audit reads it back ("PERSON 2")
+LABEL = re.compile(rf"^(?:{'|'.join(sorted(map(re.escape, SHORT.values()), key=len, reverse=True))})(?: \d{{1,4}})?$")
+LABEL_INK = (255, 255, 255)
+_MIN_LABEL_PX = 6  # smaller print is left out: no one reads it, and OCR reads it as noise
+
+
+def box_label(mode: LabelMode, type_: str, entity: str | None, codes: Mapping[str, str]) -> str | None:
+    """What a box of `type_` says in `mode`: its type ("PERSON"), its entity ("PERSON 2"), its
+    policy's code ("(b)(6)"), or nothing. Never any part of the value."""
+    if mode == "type" or (mode == "entity" and not entity):
+        return SHORT[type_]
+    if mode == "entity" and entity:
+        return f"{SHORT[type_]} {entity.rpartition('#')[2]}"
+    return codes.get(type_) if mode == "code" else None
+
+
+def _painted(box: Box, margin: float, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The pixels a box grown by `margin` touches, inclusive, clipped to the page."""
+    x0, y0, x1, y1 = box
+    w, h = size
+    return (
+        max(0, math.floor(x0 - margin)),
+        max(0, math.floor(y0 - margin)),
+        min(w - 1, math.ceil(x1 + margin) - 1),
+        min(h - 1, math.ceil(y1 + margin) - 1),
+    )
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, height: int) -> ImageFont.FreeTypeFont | None:
+    """The largest default font whose `text` fits inside width x height (a pixel of black kept
+    around it), or None when even the smallest readable one does not."""
+    for px in range(min(height - 2, 48), _MIN_LABEL_PX - 1, -1):
+        font = ImageFont.load_default(size=px)
+        if not isinstance(font, ImageFont.FreeTypeFont):
+            return None  # a Pillow without FreeType has only a bitmap font of one size
+        x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=font)
+        if x1 - x0 <= width - 2 and y1 - y0 <= height - 2:
+            return font
+    return None
+
+
+def redact(
+    page: Image.Image,
+    boxes: Sequence[Box],
+    margin: float = PROTOCOL.margin,
+    labels: Sequence[str | None] | None = None,
+) -> Image.Image:
+    """The page with each box painted black; with `labels`, each box's label in white inside it,
+    scaled to fit (left out where it cannot fit), after every box is painted, so that no box
+    paints over another's label and no label reaches outside the black."""
     check_margin(margin)
     out = Image.frombytes("RGB", page.size, page.convert("RGB").tobytes())  # pixels only, no info
     draw = ImageDraw.Draw(out)
-    w, h = page.size
-    for x0, y0, x1, y1 in boxes:
-        draw.rectangle(
-            (
-                max(0, math.floor(x0 - margin)),
-                max(0, math.floor(y0 - margin)),
-                min(w - 1, math.ceil(x1 + margin) - 1),
-                min(h - 1, math.ceil(y1 + margin) - 1),
-            ),
-            fill=(0, 0, 0),
-        )
+    painted = [_painted(box, margin, page.size) for box in boxes]
+    for rect in painted:
+        draw.rectangle(rect, fill=(0, 0, 0))
+    for rect, label in zip(painted, labels or [], strict=False):
+        x0, y0, x1, y1 = rect
+        if label and (font := _fit(draw, label, x1 - x0 + 1, y1 - y0 + 1)) is not None:
+            draw.text(((x0 + x1 + 1) / 2, (y0 + y1 + 1) / 2), label, fill=LABEL_INK, font=font, anchor="mm")
     return out
 
 

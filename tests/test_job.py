@@ -14,7 +14,7 @@ from PIL import Image, PngImagePlugin
 from redact_agent.cli import main
 from redact_agent.job import Job, run
 from redact_agent.local.engine import LocalEngine
-from redact_agent.pages import Finding, PredictionPage
+from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import load_policy
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -175,3 +175,49 @@ def test_redact_residual_blacks_out_what_the_verifier_still_reads(tmp_path, seco
 def test_redact_residual_needs_the_verifier(tmp_path, capsys):
     assert main([str(PAGE), "-o", str(tmp_path), "--no-verify", "--redact-residual"]) == 2
     assert "needs the verifier" in capsys.readouterr().err
+
+
+class _People:
+    """A finder that reads Ann Lee and Bob Stone on a document's first page, Bob Stone on the rest."""
+
+    name = "people"
+
+    def find_page(self, page_id, image):
+        names = ["Ann Lee", "Bob Stone"] if page_id.endswith("-p1") else ["Bob Stone"]
+        preds = [
+            Prediction(type="PERSON_NAME", bbox=(10, 10 + 30 * k, 80, 30 + 30 * k), value=n)
+            for k, n in enumerate(names)
+        ]
+        return Finding(PredictionPage(page_id=page_id, valid=True, predictions=preds))
+
+    def close(self):
+        pass
+
+
+def _entities(out: Path, page_id: str) -> list[str]:
+    return [p["entity"] for p in json.loads((out / f"{page_id}.json").read_text())["predictions"]]
+
+
+def test_an_entity_keeps_its_id_across_a_documents_pages_also_when_resumed(tmp_path):
+    src = tmp_path / "doc.pdf"
+    _pdf(src, 2)
+    out = tmp_path / "out"
+    assert run(Job(_People(), None, out, label="entity"), [str(src)]) == 0
+    assert _entities(out, "doc-p1") == ["PERSON_NAME#1", "PERSON_NAME#2"]
+    assert _entities(out, "doc-p2") == ["PERSON_NAME#2"]  # Bob Stone, as on page 1
+    first = _sha(out / "doc-p2.redacted.png")
+    for name in ("doc-p2.json", "doc-p2.redacted.png"):
+        (out / name).unlink()
+    assert run(Job(_People(), None, out, label="entity"), [str(src)], resume=True) == 0
+    assert _entities(out, "doc-p2") == ["PERSON_NAME#2"] and _sha(out / "doc-p2.redacted.png") == first
+
+
+def test_a_folder_as_one_document_links_entities_across_its_files(tmp_path):
+    src = tmp_path / "pages"
+    src.mkdir()
+    for name in ("a-p1.png", "b.png"):  # "a-p1" reads both people, "b" Bob Stone only
+        Image.open(PAGE).save(src / name)
+    for document, bob in ((False, "PERSON_NAME#1"), (True, "PERSON_NAME#2")):
+        out = tmp_path / f"out-{document}"
+        assert run(Job(_People(), None, out, document=document), [str(src)], concurrency=2) == 0
+        assert _entities(out, "a-p1") == ["PERSON_NAME#1", "PERSON_NAME#2"] and _entities(out, "b") == [bob]

@@ -10,7 +10,7 @@ ROOT = Path(redact_agent.__file__).parent
 # Bottom to top; a module's layer is that of its longest listed prefix.
 LAYERS = [
     ["redact_agent", "errors", "schema", "boxes", "coords", "protocol", "pages", "images", "policy", "redact",
-     "console", "tables", "prompts", "inputs", "manifest", "schemas"],
+     "console", "tables", "prompts", "inputs", "manifest", "schemas", "linking"],
     ["eval", "synth"],
     ["tools"],
     ["local", "peers"],

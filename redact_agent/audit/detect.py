@@ -25,6 +25,7 @@ from PIL import Image
 from rapidfuzz import fuzz, process
 
 from redact_agent.audit.regions import Region
+from redact_agent.redact import LABEL
 from redact_agent.tools.ocr import OcrEngine
 
 PAPER = 230  # grey levels above this are paper
@@ -59,10 +60,12 @@ MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet t
 
 def is_code(text: str, dark_fill: bool = False) -> bool:
     """Whether text read inside a box is a redaction's code or marking. A bare number is one
-    only in light print on a black box: on a shaded or outlined one it is a table's cell."""
+    only in light print on a black box: on a shaded or outlined one it is a table's cell; so is
+    a label of ours ("PERSON 2"), which a heading bar could print too in other colours."""
     folded = " ".join(text.casefold().split())
     marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=85)
-    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text))) or marking is not None
+    ours = dark_fill and LABEL.match(" ".join(text.split()))  # a label `redact --label` wrote ("PERSON 2")
+    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours) or marking is not None
 
 
 def _misread(text: str) -> bool:

@@ -28,6 +28,7 @@ from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.eval.page_eval import evaluate, prepare
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.images import open_image
+from redact_agent.linking import link
 from redact_agent.pages import PredictionPage, gold_paths, load_gold_page
 from redact_agent.policy import load_policy
 from redact_agent.protocol import PROTOCOL
@@ -102,6 +103,7 @@ def _run_page(data_dir: Path, path: Path, finder: Finder, predictions: Path, sch
     try:
         finding = finder.find_page(gold.page_id, open_image(data_dir / gold.image))
         page, calls = finding.page, usage(finding)
+        page = page.model_copy(update={"predictions": link(page.predictions)})  # each page its own scope
         sent = next((t.get("sha256") for t in finding.transcript if t.get("role") == "system"), None)
     except BackendUnavailable:
         raise  # every page would fail the same way

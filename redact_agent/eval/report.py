@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from redact_agent.eval.results import Scores
 from redact_agent.protocol import PROTOCOL
@@ -70,7 +70,27 @@ def render(results: Sequence[Scores], schema: Schema, orphans: Sequence[str] = (
         for t, c in r["per_type"].items()
     ]
     lines += ["", *aligned(["type", "group", "gold", "pred", "tp", "P", "R", "F1"], type_rows)]
+    if "clusters" in r:
+        lines += ["", *_clusters(r["clusters"])]
     if len(r["per_source"]) > 1:
         src_rows = [[s, str(m["pages"]), *(_f(m[k]) for k in _MAIN)] for s, m in r["per_source"].items()]
         lines += ["", *aligned(["source", "pages", *_MAIN_HEADER], src_rows)]
     return "\n".join(lines)
+
+
+def _clusters(block: Any) -> list[str]:
+    """The clustering block: the system's entities and the two trivial baselines side by side."""
+    rows = []
+    for name, views in [("system", block), *block["baselines"].items()]:
+        e2e, matched = views["end_to_end"], views["matched"]
+        rows.append([
+            name,
+            *(_f(e2e[m][k]) for m in ("bcubed", "elm") for k in ("p", "r", "f1")),
+            _f(matched["bcubed"]["f1"]),
+            _f(matched["elm"]["f1"]),
+        ])  # fmt: skip
+    head = ["entities", "B3 P", "B3 R", "B3 F1", "ELM P", "ELM R", "ELM F1", "matched B3 F1", "matched ELM F1"]
+    title = f"Entity clusters per {block['scope']} (gold entities {block['gold_entities']}; end to end, then matched):"
+    repeats = block["critical_repeats"]
+    found = f"critical items printed more than once: {repeats['repeated']}, missed where another mention was found: "
+    return [title, *aligned(head, rows), found + str(repeats["left"])]

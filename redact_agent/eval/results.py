@@ -73,3 +73,4 @@ class Scores(CoreMetrics):
     per_source: dict[str, CoreMetrics]
     supported: NotRequired[Supported]
     pq: NotRequired[CoreMetrics]
+    clusters: NotRequired[dict[str, object]]  # eval.clusters.score_clusters

@@ -18,6 +18,7 @@ from typing import Any
 
 from redact_agent.errors import InputError
 from redact_agent.eval import metrics
+from redact_agent.eval.clusters import Scope, score_clusters
 from redact_agent.eval.page_eval import PreparedPage, evaluate, prepare
 from redact_agent.eval.results import Scores, Supported
 from redact_agent.pages import GoldPage, PredictionPage, gold_paths, load_gold_page, load_prediction_page
@@ -118,14 +119,21 @@ def score_pages(
     taus: Sequence[float] = (PROTOCOL.tau,),
     pq: bool = False,
     supported: frozenset[str] | None = None,
+    clusters: Scope | None = None,
 ) -> list[Scores]:
-    """One result per tau; `pq` adds the panoptic-quality matching beside IoU matching."""
+    """One result per tau; `pq` adds the panoptic-quality matching beside IoU matching, and
+    `clusters` the entity clustering scores within each page or document (`eval.clusters`)."""
     with _gc_paused():
-        return _score_pages(loaded, schema, taus, pq, supported)
+        return _score_pages(loaded, schema, taus, pq, supported, clusters)
 
 
 def _score_pages(
-    loaded: Loaded, schema: Schema, taus: Sequence[float], pq: bool, supported: frozenset[str] | None
+    loaded: Loaded,
+    schema: Schema,
+    taus: Sequence[float],
+    pq: bool,
+    supported: frozenset[str] | None,
+    clusters: Scope | None,
 ) -> list[Scores]:
     prepared: list[PreparedPage] = [prepare(p.gold, p.pred, schema) for p in loaded.pairs]
     area = metrics.cover_and_over_redaction(prepared)
@@ -167,5 +175,7 @@ def _score_pages(
             result["supported"] = _supported(loaded.pairs, schema, supported, tau)
         if pq_core is not None:
             result["pq"] = pq_core
+        if clusters is not None:
+            result["clusters"] = score_clusters(evals, document=clusters == "document")
         results.append(result)
     return results

@@ -15,6 +15,7 @@ import numpy as np
 from PIL import Image
 
 from redact_agent.boxes import union_box
+from redact_agent.linking import person
 from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
@@ -236,6 +237,15 @@ def _surnames(name: str) -> list[str]:
     return [last] if plain and is_common_surname(last) else []
 
 
+def _name_forms(name: str) -> list[list[str]]:
+    """The other ways a "First Last" name is printed: "LAST, FIRST" (or "Last First") and "F. Last"
+    (`_printed` ignores case and the comma or dot at a word's edge)."""
+    parsed = person(name)
+    if parsed is None or not parsed.full or not (parsed.first + parsed.last).isalpha():
+        return []
+    return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
+
+
 def _repeats(spans: list[Span], text: PageText) -> list[Span]:
     """Every other place a found value is printed, with the same type, in any case; a person's
     surname printed alone after the full name ("... call Huang"), as that person."""
@@ -256,6 +266,12 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
                     for ws, left, right in _printed(text, tokens)
                 ]
         if s.type == "PERSON_NAME":
+            for form in _name_forms(flat):
+                why = f"another printed form of {value!r}"
+                out += [
+                    Span(s.type, ws, s.score - 0.05, "repeat", left, right, why)
+                    for ws, left, right in _printed(text, form)
+                ]
             for surname in _surnames(flat):
                 out += [
                     Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right, f"the surname of {value!r}")

@@ -40,6 +40,7 @@ def font(face: str, px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 class Item:
     type: str
     value: str | None  # None for a signature
+    entity: str  # items of one real-world thing share it ("PERSON_NAME#2"): the gold's entity id
 
 
 class Canvas:
@@ -48,6 +49,7 @@ class Canvas:
         self.image = Image.new("L", (width, height), 255)
         self.items_map = np.zeros((height, width), dtype=np.uint16)
         self.items: list[Item] = []
+        self._entities: dict[str, int] = {}  # entities so far, per type
         self.px = max(6, round(pt * dpi / 72))  # body font size in pixels
         self.ink = rng.randint(0, 60)
 
@@ -60,10 +62,13 @@ class Canvas:
     def length(self, text: str, f: ImageFont.FreeTypeFont) -> int:
         return round(f.getlength(text))
 
-    def text(self, x: int, y: int, text: str, f: ImageFont.FreeTypeFont, pii: str | None = None) -> int:
+    def text(
+        self, x: int, y: int, text: str, f: ImageFont.FreeTypeFont, pii: str | None = None, entity: str | None = None
+    ) -> int:
         """Draws `text` with its top-left at (x, y); returns the x after it. With `pii`, the
-        text is one value of that type and becomes a gold item."""
-        self._draw(x, y, text, f, self._new_item(pii, text) if pii else 0)
+        text is one value of that type and becomes a gold item (of `entity`, when it is another
+        printed form of an earlier one)."""
+        self._draw(x, y, text, f, self._new_item(pii, text, entity) if pii else 0)
         return x + self.length(text, f)
 
     def block(self, x: int, y: int, lines: list[str], f: ImageFont.FreeTypeFont, pii: str) -> int:
@@ -96,8 +101,15 @@ class Canvas:
     def rule(self, x0: int, y0: int, x1: int, y1: int) -> None:
         ImageDraw.Draw(self.image).rectangle((x0, y0, x1, y1), fill=self.ink)
 
-    def _new_item(self, pii: str, value: str | None) -> int:
-        self.items.append(Item(pii, value))
+    def _new_item(self, pii: str, value: str | None, entity: str | None = None) -> int:
+        """A new gold item. Its entity is the one given, or that of the same value printed
+        before on the page (a footer repeating the invoice number), or a new one."""
+        if entity is None:
+            entity = next((i.entity for i in self.items if value and (i.type, i.value) == (pii, value)), None)
+        if entity is None:
+            self._entities[pii] = self._entities.get(pii, 0) + 1
+            entity = f"{pii}#{self._entities[pii]}"
+        self.items.append(Item(pii, value, entity))
         return len(self.items)
 
     def _draw(self, x: int, y: int, text: str, f: ImageFont.FreeTypeFont, k: int) -> None:

@@ -33,6 +33,7 @@ INJECTIONS = [
 CRITICAL_EXTRA = ["GOVERNMENT_ID", "FINANCIAL_ACCOUNT", "CUSTOMER_ID", "EMPLOYEE_ID", "POLICY_NUMBER",
                   "CASE_NUMBER", "CONTRACT_NUMBER", "INVOICE_NUMBER", "ONLINE_ID", "VEHICLE_ID",
                   "PHONE_NUMBER", "EMAIL_ADDRESS", "PERSON_NAME"]  # fmt: skip
+MENTIONED = ["PERSON_NAME", "PHONE_NUMBER", "CUSTOMER_ID", "CONTRACT_NUMBER", "INVOICE_NUMBER", "CASE_NUMBER"]
 OTHER_EXTRA = ["DATE", "DATE", "DATE_OF_BIRTH", "LOCATION", "ORGANIZATION", "BUSINESS_ID", "JOB_TITLE",
                "INSTITUTION_CODE", "DATE", "ORGANIZATION"]  # fmt: skip
 
@@ -179,6 +180,28 @@ class Page:
             parts.append((x, self.y, line))
             c.pieces(parts, f, kind, "\n".join(p[2] for p in parts))
             x += c.length(line, f) + space
+        self.y += c.line_height(f)
+        self.gap(0.5)
+
+    def mentions(self) -> None:
+        """Running text that names again, in another printed form, up to three of the people,
+        phones and codes already on the page ("... please confirm with BROWN, FRAN ... 312.555.0199"):
+        one entity, several mentions, which the gold records as one."""
+        c, f = self.c, self.c.font()
+        first = {i.entity: i for i in reversed(c.items) if i.type in MENTIONED and i.value and "\n" not in i.value}
+        chosen = self.rng.sample(sorted(first.values(), key=lambda i: i.entity), min(3, len(first)))
+        space, x = c.length(" ", f), self.x
+        for item in chosen:
+            assert item.value is not None
+            form, before = self.v.variant(item.type, item.value)
+            tokens = [(w, None) for w in f"{self.words(self.rng.randint(2, 5))} {before}".split()] + [(form, item)]
+            for text, kind in tokens:
+                if x + c.length(text, f) > self.right:
+                    x, self.y = self.x, self.y + c.line_height(f)
+                if not self.room(2) or x + c.length(text, f) > self.right:
+                    return
+                typed = {"pii": kind.type, "entity": kind.entity} if kind else {}
+                x = c.text(x, self.y, text, f, **typed) + space
         self.y += c.line_height(f)
         self.gap(0.5)
 

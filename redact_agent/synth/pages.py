@@ -21,8 +21,9 @@ DPIS = [100, 150, 150, 200, 200, 200, 250, 300]
 INJECTION_RATE = 0.08
 
 
-def draw_page(rng: random.Random, page_type: str) -> tuple[Canvas, str]:
-    """A page of `page_type` drawn clean, and how it was drawn."""
+def draw_page(rng: random.Random, page_type: str, mentions: bool = False) -> tuple[Canvas, str]:
+    """A page of `page_type` drawn clean, and how it was drawn; `mentions` adds running text
+    that names some of its people, phones and codes again in other printed forms."""
     dpi = rng.choice(DPIS)
     landscape = page_type == "other" and rng.random() < 0.4
     w, h = (11.0, 8.5) if landscape else (8.5, 11.0)
@@ -30,8 +31,12 @@ def draw_page(rng: random.Random, page_type: str) -> tuple[Canvas, str]:
     canvas = Canvas(round(w * dpi), round(h * dpi), dpi, face, pt, rng)
     injection = rng.random() < INJECTION_RATE
     target = max(8, round(rng.gauss(*DENSITY)))
-    LAYOUTS[page_type](Page(canvas, Values(rng.getrandbits(63)), injection), target)
-    return canvas, f"dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}"
+    page = Page(canvas, Values(rng.getrandbits(63)), injection)
+    LAYOUTS[page_type](page, target)
+    if mentions:
+        page.mentions()
+    drawn = f"dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}"
+    return canvas, drawn + ("; mentions again" if mentions else "")
 
 
 def ink_annotations(items: list[Item], items_map: NDArray[np.uint16], schema: Schema) -> list[GoldAnnotation]:
@@ -53,6 +58,7 @@ def ink_annotations(items: list[Item], items_map: NDArray[np.uint16], schema: Sc
                 group=schema.group_of(item.type),
                 bbox=(float(a), float(b), float(c + 1), float(d + 1)),
                 value=item.value,
+                entity=item.entity,
             )
         )
     return out

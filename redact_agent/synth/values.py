@@ -83,6 +83,24 @@ class Values:
         ext = f" ext. {self._digits(3)}" if self.rng.random() < 0.1 else ""
         return form.format(a=a, b=b, c=c) + ext
 
+    def variant(self, pii_type: str, value: str) -> tuple[str, str]:
+        """Another printed form of a person's name ("BROWN, FRAN", "F. Brown", "Ms. Brown" whose
+        honorific is no part of the value) or a phone number (its digits in another format);
+        other values are printed again as they are. Returns the form and the words before it."""
+        if pii_type == "PERSON_NAME":
+            parts = value.split()
+            last, first = (p.strip() for p in value.split(",", 1)) if "," in value else (parts[-1], parts[0])
+            forms = [(f"{last.upper()}, {first.upper()}", ""), (f"{first[0]}. {last}", ""), (last, "")]
+            forms.append((last, self.rng.choice(["Mr.", "Ms.", "Dr."])))
+            return self.rng.choice(forms)
+        if pii_type == "PHONE_NUMBER":
+            digits = "".join(c for c in value.split(" ext.")[0] if c.isdigit())[-10:]
+            a, b, c = digits[:3], digits[3:6], digits[6:]
+            formats = ("({a}) {b}-{c}", "{a}-{b}-{c}", "{a}.{b}.{c}", "+1 {a} {b} {c}")
+            phones = [f.format(a=a, b=b, c=c) for f in formats]
+            return self.rng.choice([f for f in phones if f != value] or phones), ""
+        return value, ""
+
     def government_id(self) -> str:
         r = self.rng.random()
         if r < 0.6:

@@ -36,3 +36,11 @@ def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():
 def test_a_surname_inside_an_organisation_stays_with_it():
     found = _found(("Attn: Gary Huang", (40, 40, 300, 64)), ("Huang Media Group LLC", (40, 400, 400, 424)))
     assert not any(t == "PERSON_NAME" and text == "Huang" for t, text, _ in found)
+
+
+def test_a_name_printed_again_in_another_form_is_marked():
+    found = _found(
+        ("Attn: Fran Brown", (40, 40, 300, 64)),
+        ("Questions to BROWN, FRAN or F. Brown today", (40, 400, 700, 424)),
+    )
+    assert {("PERSON_NAME", "BROWN, FRAN", "repeat"), ("PERSON_NAME", "F. Brown", "repeat")} <= found

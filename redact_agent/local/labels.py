@@ -59,6 +59,12 @@ def _text(v: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", v)) and not re.search(r"\d{3}", v) and len(v) <= 60
 
 
+def _place(v: str) -> bool:
+    """A place: text, not field words alone ("Sales Region: National" is a kind of sale, "Start
+    Date / End Date" the next column's header)."""
+    return _text(v) and field_share(v) < 1
+
+
 def _handle(v: str) -> bool:
     """A user name or device id: one token with a letter or a digit run, as logins are written."""
     return bool(re.fullmatch(r"[\w.@:-]{2,64}", v)) and bool(re.search(r"[A-Za-z]|\d{3}", v)) and not DATE.fullmatch(v)
@@ -124,7 +130,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         (r"(?:job\s+)?title|position|role", "JOB_TITLE", _text),
         (r"phone|tel|telephone|fax|ph|mobile|cell", "PHONE_NUMBER", _phone),
         (r"station|call\s+letters", "INSTITUTION_CODE", lambda v: bool(re.fullmatch(r"[A-Z][A-Z0-9-]{2,9}", v))),
-        (r"city|market|sales\s+region", "LOCATION", _text),
+        (r"city|market|sales\s+region", "LOCATION", _place),
     ]
 ]
 _LABEL_END = re.compile(r"\s*[:#.]*\s*$")

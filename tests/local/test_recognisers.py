@@ -294,6 +294,11 @@ def test_no_value_where_a_label_is_followed_by_words_or_a_count(line):
     assert not [s for s in resolve(recognise(PageText.of(words)), words) if s.source == "label"]
 
 
+@pytest.mark.parametrize("line", ["Sales Region: National", "Sales Region: Local", "Market: Start Date / End Date"])
+def test_a_kind_of_sale_or_a_header_is_no_place(line):
+    assert not [t for t, _ in spans(rows((line, (40, 40, 500, 64)))) if t == "LOCATION"]
+
+
 def test_field_words_alone_are_no_organisation():
     # "Advertiser" with the next column's header to its right, and the advertiser below it
     words = rows(

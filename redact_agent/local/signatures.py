@@ -19,6 +19,9 @@ from redact_agent.local.ink import extents
 from redact_agent.local.layout import Segment, part
 from redact_agent.tools.ocr import Word
 
+RULE_RATIO = 8  # a component this many times wider than tall is a ruled line, not a stroke
+MIN_MARK = (12, 8)  # px: the smallest signature, wide and tall
+MAX_LINES = 3  # line heights: the tallest signature
 LABEL = re.compile(r"\b(?:signature|signed|sign\s+here|authori[sz]ed\s+by|x_{3,})\b", re.IGNORECASE)
 
 
@@ -38,7 +41,17 @@ def _ink_box(page_grey: NDArray[np.uint8], region: Box, words: list[Word]) -> Bo
     if int(crop.max()) - int(crop.min()) < 64:
         return None
     _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    return extents([s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 20 and s[cv2.CC_STAT_HEIGHT] > 3], x0, y0)
+    marks = [
+        s
+        for s in stats[1:]
+        if s[cv2.CC_STAT_AREA] >= 20
+        and s[cv2.CC_STAT_HEIGHT] > 3
+        and s[cv2.CC_STAT_WIDTH] < RULE_RATIO * s[cv2.CC_STAT_HEIGHT]  # a table rule or a signature line
+    ]
+    box = extents(marks, x0, y0)
+    if box is None or box[2] - box[0] < MIN_MARK[0] or box[3] - box[1] < MIN_MARK[1]:
+        return None  # a dot or a comma the OCR left unread is no signature
+    return box
 
 
 def find(page_grey: NDArray[np.uint8], segs: list[Segment], words: list[Word]) -> list[Box]:
@@ -54,7 +67,7 @@ def find(page_grey: NDArray[np.uint8], segs: list[Segment], words: list[Word]) -
         above = (x0 - 20, y0 - 4 * lh, x0 + 400, y0 - 1)
         for region in (right, above):
             box = _ink_box(page_grey, region, words)
-            if box is not None:
+            if box is not None and box[3] - box[1] <= MAX_LINES * lh:  # taller is a paragraph OCR misread
                 out.append(box)
                 break
     return out

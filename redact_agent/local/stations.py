@@ -28,7 +28,8 @@ _CALL = rf"(?:[KW][A-Z]{{3}}{_SUFFIX}?|[KW][A-Z]{{2}}{_SUFFIX})"
 _JOINED = rf"{_CALL}(?:\s?[+/&]\s?(?:{_CALL}|[A-Z]{{4}}))*"
 _LOGO_CALL = r"(?:[KW][A-Z]{2,3}(?:-?(?:TV|DT|LD|CD|CA|HD))?)"  # in a logo: three letters, "WBALTV"
 # Inside a segment: not part of a longer word, but a date or channel digits may follow.
-CALLS = re.compile(rf"(?<![A-Za-z0-9])(?P<code>{_JOINED})(?=\d{{1,2}}/\d|\d{{0,3}}(?![A-Za-z0-9]))")
+# After a money amount the OCR glued to them ("$2,000.00WAOW"), and with a combination's "+" ("WAOW+").
+CALLS = re.compile(rf"(?:(?<=\.\d\d)|(?<![A-Za-z0-9]))(?P<code>{_JOINED}\+?)(?=\d{{1,2}}/\d|\d{{0,3}}(?![A-Za-z0-9+]))")
 _NETWORKS = r"(?:abc|cbs|nbc|fox|cw|pbs|ion|mynetwork(?:tv)?|univision|telemundo|unimas|metv)"
 LOGO = re.compile(
     rf"^(?:(?:the\s+)?{_NETWORKS}\s*\d{{1,3}}(?:\s+{_LOGO_CALL})?|\d{{1,3}}\s*{_LOGO_CALL}|{_LOGO_CALL}\s*-?\s*\d{{1,3}})$",

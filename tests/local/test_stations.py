@@ -24,6 +24,8 @@ def _codes(line: str) -> list[tuple[str, str]]:
         ("Station WBAL-TV", "WBAL-TV"),
         ("WJZ-TV", "WJZ-TV"),
         ("c/o ESTM", "ESTM"),
+        ("$2,000.00WAOW+", "WAOW+"),  # after a money amount the OCR glued on; a combination's "+"
+        ("WAOW+ ABC", "WAOW+"),
     ],
 )
 def test_call_letters_and_office_codes(line, code):

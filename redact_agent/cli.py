@@ -219,6 +219,7 @@ def _redact(args: argparse.Namespace) -> int:
             label=args.label,
             codes=policy.codes,
             document=args.document,
+            ocr=args.ocr,
         )
         return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive, resume=args.resume)
     finally:

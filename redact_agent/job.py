@@ -35,10 +35,10 @@ from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page, collect
 from redact_agent.linking import Linker
-from redact_agent.local.engine import LocalEngine
+from redact_agent.local.engine import LocalEngine, printed_again
 from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
 from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
-from redact_agent.protocol import PROTOCOL
+from redact_agent.protocol import PROTOCOL, OcrName
 from redact_agent.redact import (
     LabelMode,
     box_label,
@@ -50,6 +50,7 @@ from redact_agent.redact import (
 )
 from redact_agent.schema import default_schema
 from redact_agent.systems import Finder
+from redact_agent.tools.ocr import get_engine
 
 Values = Literal["keep", "omit"]
 RESIDUAL_COVER = 0.5  # a verifier finding at least this much under a black box is the box itself
@@ -92,6 +93,7 @@ class Job:
     settings: dict[str, Any] = field(default_factory=dict)  # what else changes the outputs (the CLI's options)
     label: LabelMode = "none"  # what each black box says (`redact.box_label`)
     document: bool = False  # a folder's files are one document: entities linked across them
+    ocr: OcrName = PROTOCOL.ocr  # reads a document's later pages for its entities' other mentions
     codes: tuple[tuple[str, str], ...] = ()  # the policy's codes, for label "code"
 
     def __post_init__(self) -> None:
@@ -117,6 +119,15 @@ def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Pr
     seen = as_array([p.bbox for p in found])
     covered = covered_areas(seen, filled, intersections(seen, filled))
     return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < RESIDUAL_COVER * a]
+
+
+def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Prediction]:
+    """The new predictions that the page's own do not already cover (by half their area)."""
+    if not new or not predictions:
+        return new
+    boxes, taken = as_array([p.bbox for p in new]), as_array([p.bbox for p in predictions])
+    covered = covered_areas(boxes, taken, intersections(boxes, taken))
+    return [p for p, c, a in zip(new, covered, areas(boxes), strict=True) if c < 0.5 * a]
 
 
 def _write_json(path: Path, page: PredictionPage, values: Values) -> None:
@@ -148,9 +159,14 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
         _write_json(out / f"{page_id}.json", found, job.values)
         error = f"invalid model output ({found.reason}); no redacted image written"
         return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
+    earlier = list(linker.linked)  # the document's earlier pages
     predictions = linker.link(found.predictions)
+    if earlier:  # where their values are printed here, in any of their forms, that the finder missed
+        again = printed_again(image, get_engine(job.ocr).words(image), earlier)
+        predictions += linker.link(_uncovered(again, predictions))
     found = found.model_copy(update={"predictions": predictions})
-    labels = [box_label(job.label, p.type, p.entity, dict(job.codes)) for p in predictions]
+    codes = dict(job.codes)
+    labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]
     redacted = redact(image, [p.bbox for p in predictions], job.margin, labels)
     residual = _residual(job.verifier, redacted, predictions) if job.verifier is not None else None
     if job.redact_residual and residual:

@@ -178,6 +178,7 @@ class Linker:
     def __init__(self) -> None:
         self._entities: list[_Entity] = []
         self._counts: dict[str, int] = {}
+        self.linked: list[Prediction] = []  # every mention so far, linked
 
     def _new(self, type_: str) -> str:
         self._counts[type_] = self._counts.get(type_, 0) + 1
@@ -206,6 +207,7 @@ class Linker:
             out.append(
                 p.model_copy(update={"entity": entity.id, "reason": f"{reason}{entity.id} as {entity.value!r}: {why}"})
             )
+        self.linked += out
         return out
 
 

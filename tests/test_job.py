@@ -221,3 +221,32 @@ def test_a_folder_as_one_document_links_entities_across_its_files(tmp_path):
         out = tmp_path / f"out-{document}"
         assert run(Job(_People(), None, out, document=document), [str(src)], concurrency=2) == 0
         assert _entities(out, "a-p1") == ["PERSON_NAME#1", "PERSON_NAME#2"] and _entities(out, "b") == [bob]
+
+
+def _text_pdf(path: Path, pages: list[list[str]]) -> None:
+    """A PDF of pages that print these lines."""
+    import img2pdf
+    from PIL import ImageDraw, ImageFont
+
+    pngs = []
+    for lines in pages:
+        page = Image.new("RGB", (1100, 400), "white")
+        draw = ImageDraw.Draw(page)
+        for k, line in enumerate(lines):
+            draw.text((40, 40 + 60 * k), line, fill="black", font=ImageFont.load_default(size=30))
+        buf = io.BytesIO()
+        page.save(buf, format="PNG")
+        pngs.append(buf.getvalue())
+    path.write_bytes(img2pdf.convert(pngs))
+
+
+def test_values_found_on_a_page_are_searched_on_the_documents_later_pages(tmp_path):
+    src = tmp_path / "doc.pdf"
+    _text_pdf(src, [["Contract #: 4268442", "Attn: Fran Brown"], ["Please quote 4268442 and ask F. Brown"]])
+    engine = LocalEngine(mode="single", policy=load_policy("default"))
+    out = tmp_path / "out"
+    assert run(Job(engine, None, out), [str(src)]) == 0
+    second = json.loads((out / "doc-p2.json").read_text())["predictions"]
+    found = {(p["type"], p["value"], p["entity"]) for p in second}
+    assert found == {("CONTRACT_NUMBER", "4268442", "CONTRACT_NUMBER#1"), ("PERSON_NAME", "F. Brown", "PERSON_NAME#1")}
+    assert all("found on another page" in p["reason"] for p in second)

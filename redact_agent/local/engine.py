@@ -9,6 +9,7 @@ overlap are resolved by score, then by length; the policy then decides what is r
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -246,39 +247,66 @@ def _name_forms(name: str) -> list[list[str]]:
     return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
 
 
-def _repeats(spans: list[Span], text: PageText) -> list[Span]:
-    """Every other place a found value is printed, with the same type, in any case; a person's
-    surname printed alone after the full name ("... call Huang"), as that person."""
+def _forms(type_: str, value: str) -> list[tuple[list[str], bool, str]]:
+    """The word sequences a found value is printed again as, each with whether it is a lone
+    surname (which must be capitalised, and scores below every recogniser) and why: the value
+    (a block's lines one by one: "Suite 200" is printed alone, a name's first name is not), a
+    name's other forms, and its surname."""
+    flat = value.replace("\n", " ")
+    lines = [_tokens(line) for line in ([flat] if type_ == "PERSON_NAME" else value.split("\n"))]
+    out = [(tokens, False, "printed again") for tokens in lines if len("".join(tokens)) >= 4]
+    if type_ == "PERSON_NAME":
+        out += [(form, False, "another printed form") for form in _name_forms(flat)]
+        out += [([surname], True, "the surname") for surname in _surnames(flat)]
+    return out
+
+
+def _spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
+    """Where a found value is printed in `text`, in any of its forms (`_forms`)."""
     words = text.words
+    out = []
+    for tokens, lone, how in _forms(type_, value):
+        for ws, left, right in _printed(text, tokens):
+            if not lone:
+                out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
+            elif words[ws[0]].text.lstrip(_EDGE)[:1].isupper():
+                out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
+    return out
+
+
+def _repeats(spans: list[Span], text: PageText) -> list[Span]:
+    """Every other place a found value is printed, with the same type, in any case and in its
+    other forms; a person's surname printed alone after the full name ("... call Huang")."""
     out = []
     for s in spans:
         if s.source == "date":  # dates repeat by design; each is found on its own
             continue
-        value = value_of(s, words)
-        flat = value.replace("\n", " ")
-        # a block's lines are printed alone elsewhere ("Suite 200"); a name's are not ("Mike")
-        for line in [flat] if s.type == "PERSON_NAME" else value.split("\n"):
-            tokens = _tokens(line)
-            if len("".join(tokens)) >= 4:
-                why = f"printed again; first found as {s.reason or s.source}"
-                out += [
-                    Span(s.type, ws, s.score - 0.05, "repeat", left, right, why)
-                    for ws, left, right in _printed(text, tokens)
-                ]
-        if s.type == "PERSON_NAME":
-            for form in _name_forms(flat):
-                why = f"another printed form of {value!r}"
-                out += [
-                    Span(s.type, ws, s.score - 0.05, "repeat", left, right, why)
-                    for ws, left, right in _printed(text, form)
-                ]
-            for surname in _surnames(flat):
-                out += [
-                    Span(s.type, ws, LONE_SURNAME_SCORE, "repeat", left, right, f"the surname of {value!r}")
-                    for ws, left, right in _printed(text, [surname])
-                    if words[ws[0]].text.lstrip(_EDGE)[:1].isupper()
-                ]
+        value = value_of(s, text.words)
+        out += _spans_of(text, s.type, value, s.score - 0.05, "repeat", f"first found as {s.reason or s.source}")
     return out
+
+
+def printed_again(page: Image.Image, words: list[Word], found: Sequence[Prediction]) -> list[Prediction]:
+    """Where values found on other pages of a document (`found`) are printed on this page, in
+    any of their forms, with ink-tight boxes: the document-wide half of marking repeats."""
+    text = PageText.of(words)
+    spans = [
+        span
+        for p in found
+        if p.value and p.type != "DATE"
+        for span in _spans_of(text, p.type, p.value, 0.5, "document", f"found on another page as {p.value!r}")
+    ]
+    page_grey = grey(np.asarray(page.convert("RGB")))
+    return [
+        Prediction(
+            type=s.type,
+            bbox=union_box([_ink_box(page_grey, words, s, i) for i in s.words]),
+            value=value_of(s, words),
+            confidence=s.score,
+            reason=s.reason,
+        )
+        for s in resolve(spans, words)
+    ]
 
 
 def _deny(policy: Policy, text: PageText) -> list[Span]:

@@ -187,6 +187,12 @@ class RapidOcrEngine(_Cached):
         self._engine = RapidOCR(params=RAPID_PARAMS)
 
     def _recognise(self, image: Image.Image) -> list[Word]:
+        # The detector scales the long side to at most its limit and rounds each side to a multiple
+        # of 32: a side that rounds to nothing (a sliver page, 1 x 14,400 pt) holds no line it could
+        # read, and RapidOCR would raise on it.
+        scale = min(1.0, RAPID_PARAMS["Det.limit_side_len"] / max(image.size))
+        if min(image.size) * scale < 16:
+            return []
         out: Any = self._engine(np.asarray(image), return_word_box=True)
         words: list[Word] = []
         if out.txts is None:

@@ -66,3 +66,10 @@ def test_shipped_rapidocr_models_are_the_built_ones():
     assert all(ord(c) < 0x250 or 0x2000 <= ord(c) < 0x2150 for c in characters)
     assert set("0123456789@#$%&/-.,:;()'") <= set(characters)
     assert all(chr(c) in characters for c in range(ord("A"), ord("z") + 1) if chr(c).isalpha())
+
+
+@pytest.mark.parametrize("name", ENGINES)
+@pytest.mark.parametrize("size", [(2, 30_000), (30_000, 3), (10, 10)])
+def test_a_sliver_or_a_speck_has_no_words_and_no_error(name, size):
+    # a PDF page 1 pt wide renders to a sliver; RapidOCR raised on it, which stopped the whole batch
+    assert get_engine(name).words(Image.new("RGB", size, "white")) == []

@@ -308,8 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--label",
         choices=LABEL_MODES,
         default="none",
-        help="what each black box says in white: its type (PERSON), its entity on the page (PERSON 2), or "
-        "the policy's code for its type (codes: in a policy file); never any part of the value (default none)",
+        help="what each black box says in white: its type (PERSON), its entity (PERSON 2, the same on every page "
+        "of a document), or the policy's code for its type (codes: in a policy file); never any part of the value "
+        "(default none)",
     )
     redact.add_argument(
         "--document",

@@ -53,7 +53,9 @@ from redact_agent.systems import Finder
 from redact_agent.tools.ocr import get_engine
 
 Values = Literal["keep", "omit"]
-RESIDUAL_COVER = 0.5  # a verifier finding at least this much under a black box is the box itself
+# A box at least this much under the page's boxes is one of them: a verifier's finding (OCR reads a
+# black box as "I"), or a value found on another page that the page's own boxes already hold.
+COVERED = 0.5
 
 
 @dataclass
@@ -118,16 +120,16 @@ def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Pr
     filled = as_array([p.bbox for p in predictions])
     seen = as_array([p.bbox for p in found])
     covered = covered_areas(seen, filled, intersections(seen, filled))
-    return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < RESIDUAL_COVER * a]
+    return [p for p, c, a in zip(found, covered, areas(seen), strict=True) if c < COVERED * a]
 
 
 def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Prediction]:
-    """The new predictions that the page's own do not already cover (by half their area)."""
+    """The new predictions that the page's own do not already cover (`COVERED` of their area)."""
     if not new or not predictions:
         return new
     boxes, taken = as_array([p.bbox for p in new]), as_array([p.bbox for p in predictions])
     covered = covered_areas(boxes, taken, intersections(boxes, taken))
-    return [p for p, c, a in zip(new, covered, areas(boxes), strict=True) if c < 0.5 * a]
+    return [p for p, c, a in zip(new, covered, areas(boxes), strict=True) if c < COVERED * a]
 
 
 def _write_json(path: Path, page: PredictionPage, values: Values) -> None:

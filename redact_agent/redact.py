@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -68,11 +69,17 @@ def _painted(box: Box, margin: float, size: tuple[int, int]) -> tuple[int, int, 
     )
 
 
+@cache
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's default font at `px` (loaded once a size: `_fit` tries a box's sizes in turn)."""
+    return ImageFont.load_default(size=px)
+
+
 def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, height: int) -> ImageFont.FreeTypeFont | None:
     """The largest default font whose `text` fits inside width x height (a pixel of black kept
     around it), or None when even the smallest readable one does not."""
     for px in range(min(height - 2, 48), _MIN_LABEL_PX - 1, -1):
-        font = ImageFont.load_default(size=px)
+        font = _font(px)
         if not isinstance(font, ImageFont.FreeTypeFont):
             return None  # a Pillow without FreeType has only a bitmap font of one size
         x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=font)

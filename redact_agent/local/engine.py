@@ -81,6 +81,13 @@ def resolve(spans: list[Span], words: list[Word]) -> list[Span]:
     return sorted(out, key=lambda s: (s.words, s.cut_left))
 
 
+def _prediction(page_grey: np.ndarray, words: list[Word], span: Span, value: str) -> Prediction:
+    """A span as a prediction: its words' ink, its score, and why (its cue, else its recogniser)."""
+    box = union_box([_ink_box(page_grey, words, span, i) for i in span.words])
+    reason = span.reason or span.source
+    return Prediction(type=span.type, bbox=box, value=value, confidence=round(span.score, 3), reason=reason)
+
+
 def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """A word's box less the characters the span cuts off, in proportion to its width."""
     w = words[i]
@@ -168,9 +175,7 @@ class LocalEngine:
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
-            box = union_box([_ink_box(page_grey, found.words, s, i) for i in s.words])
-            reason = s.reason or s.source
-            out.append(Prediction(type=s.type, bbox=box, value=value, confidence=round(s.score, 3), reason=reason))
+            out.append(_prediction(page_grey, found.words, s, value))
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):
                 out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5, reason="signature-ink"))
@@ -297,16 +302,7 @@ def printed_again(page: Image.Image, words: list[Word], found: Sequence[Predicti
         for span in _spans_of(text, p.type, p.value, 0.5, "document", f"found on another page as {p.value!r}")
     ]
     page_grey = grey(np.asarray(page.convert("RGB")))
-    return [
-        Prediction(
-            type=s.type,
-            bbox=union_box([_ink_box(page_grey, words, s, i) for i in s.words]),
-            value=value_of(s, words),
-            confidence=s.score,
-            reason=s.reason,
-        )
-        for s in resolve(spans, words)
-    ]
+    return [_prediction(page_grey, words, s, value_of(s, words)) for s in resolve(spans, words)]
 
 
 def _deny(policy: Policy, text: PageText) -> list[Span]:

@@ -34,14 +34,14 @@ def _id(v: str) -> bool:
     )
 
 
+_OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
+
+
 def _name(v: str) -> bool:
     v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
     words = v.replace(",", " ").split()
     shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
     return shaped and plausible_name(v)
-
-
-_OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
 
 
 def _plate(v: str) -> bool:

@@ -20,8 +20,9 @@ from PIL import Image, ImageDraw
 from redact_agent.agent.client import ChatClient, ModelConfig
 from redact_agent.agent.engine import VlmFinder
 from redact_agent.agent.scripted import ScriptedServer, Step
-from redact_agent.job import Job, run
+from redact_agent.job import Job
 from redact_agent.local.engine import LocalEngine
+from redact_agent.run import Threads, run
 
 
 def main() -> None:
@@ -43,10 +44,10 @@ def main() -> None:
         print(f"{args.pages} pages of 1275x1650, server latency {args.latency} s, verification {verify}")
         for concurrency in (1, 4, 16):
             with ScriptedServer([Step(answer)], latency_s=args.latency, repeat_last=True) as server:
-                client = ChatClient(ModelConfig(model="scripted", base_url=server.url))
+                client = ChatClient(ModelConfig(model="scripted", base_urls=(server.url,)))
                 job = Job(VlmFinder(client), verifier, Path(tmp, f"out{concurrency}"), 2.0)
                 t0 = time.perf_counter()
-                code = run(job, inputs, concurrency)
+                code = run(job, inputs, Threads(concurrency))
                 wall = time.perf_counter() - t0
             assert code == 0
             line = f"concurrency {concurrency:>2}: {args.pages / wall:6.2f} pages/s"

@@ -12,6 +12,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from redact_agent import __version__
 from redact_agent.agent.budgets import Budgets
@@ -25,6 +26,9 @@ from redact_agent.protocol import MODES, OCR_ENGINES, PROTOCOL
 from redact_agent.redact import LABEL_MODES
 from redact_agent.schema import Schema, default_schema, load_schema
 from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
+
+if TYPE_CHECKING:
+    from redact_agent.run import Spread
 
 
 def _number(text: str, ok: Callable[[float], bool], want: str, kind: type[float] = float) -> float:
@@ -180,10 +184,11 @@ def _sandbox_exec(args: argparse.Namespace) -> int:
 
 
 def _redact(args: argparse.Namespace) -> int:
-    from redact_agent.job import Job, run
+    from redact_agent.job import Job
     from redact_agent.local.engine import LocalEngine
     from redact_agent.policy import load_policy
     from redact_agent.redact import check_writable
+    from redact_agent.run import run
 
     policy = load_policy(args.policy)
     if args.redact_residual and args.no_verify:
@@ -196,11 +201,11 @@ def _redact(args: argparse.Namespace) -> int:
     check_writable(out)  # before any model loads or page is read
     verifier = None if args.no_verify else LocalEngine(mode="single", policy=policy, ocr=args.verify_ocr)
     given = {"backend": args.backend, "mode": args.mode, "ocr": args.ocr, "model": args.model,
-             "prompt": args.prompt, "refine": args.refine, "union": args.union, "base_url": args.base_url,
+             "prompt": args.prompt, "refine": args.refine, "union": args.union, "base_url": _base_urls(args.base_url),
              "retries": args.retries_on_invalid}  # fmt: skip
     spec = spec_from({k: v for k, v in given.items() if v is not None}, "the command line")
     budgets = Budgets(seconds=args.page_timeout, request_seconds=args.request_timeout)
-    finder = spec.finder(policy, Path(args.cache) if args.cache else None, not args.no_cache, budgets)
+    finder = spec.finder(policy, Path(args.cache) if args.cache else None, not args.no_cache, budgets, args.per_replica)
     try:
         settings = {
             "system": spec.as_json(),
@@ -221,9 +226,52 @@ def _redact(args: argparse.Namespace) -> int:
             document=args.document,
             ocr=args.ocr,
         )
-        return run(job, args.inputs, args.concurrency, recursive=not args.no_recursive, resume=args.resume)
+        return run(job, args.inputs, _spread(args, spec.backend), not args.no_recursive, args.resume)
     finally:
         finder.close()
+
+
+def _base_urls(given: list[str] | None) -> list[str] | None:
+    """Each --base-url: a URL, or a file of URLs (one per line; '#' starts a comment)."""
+    if not given:
+        return None
+    urls = []
+    for value in given:
+        if "://" in value:
+            urls.append(value)
+            continue
+        try:
+            lines = Path(value).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise InputError(
+                f"--base-url {value}: neither a URL (http://...) nor a readable file ({exc.strerror})"
+            ) from None
+        found = [line.split("#", 1)[0].strip() for line in lines]
+        if not any(found):
+            raise InputError(f"--base-url {value}: the file lists no URL")
+        urls += [u for u in found if u]
+    return urls
+
+
+def _spread(args: argparse.Namespace, backend: str) -> Spread:
+    """Threads with --concurrency, actors with --ray, else processes: --workers, by default one
+    per core for the embedded engine (a VLM's pages wait on its server, in one process)."""
+    from redact_agent.machine import cores
+    from redact_agent.run import Processes, Threads
+
+    if args.concurrency > 1 and (args.ray or (args.workers and args.workers > 1)):
+        raise InputError("--concurrency (threads in one process) and --workers or --ray (processes): choose one")
+    if args.ray:
+        from redact_agent.ray_run import RayPipeline
+
+        if Path(args.ray).exists():
+            raise InputError(
+                f"--ray took {args.ray!r} as its address: put --ray after the inputs, or write --ray local"
+            )
+        return RayPipeline(None if args.ray == "local" else args.ray, args.workers)
+    if args.concurrency > 1:
+        return Threads(args.concurrency)
+    return Processes(args.workers or (cores() if backend == "local" else 1))
 
 
 def _audit(args: argparse.Namespace) -> int:
@@ -247,7 +295,7 @@ def _audit_score(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from redact_agent.agent.serve import serve
 
-    emit(serve(args.model, args.port, args.max_model_len, args.dry_run))
+    emit(serve(args.model, args.port, args.max_model_len, args.dry_run, args.replicas))
     return 0
 
 
@@ -267,7 +315,19 @@ def build_parser() -> argparse.ArgumentParser:
     redact.add_argument("-o", "--out", default="redacted", help="output directory (default: ./redacted)")
     redact.add_argument("--backend", choices=BACKENDS, default="local", help="local: the embedded offline engine")
     redact.add_argument("--model", help="model name for openai/vllm (e.g. gpt-5.5, Qwen/Qwen3-VL-8B-Instruct)")
-    redact.add_argument("--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1)")
+    redact.add_argument(
+        "--base-url",
+        action="append",
+        metavar="URL|FILE",
+        help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1); repeated, or a file of one per line: "
+        "replicas of one model, each request to the least busy one that is up",
+    )
+    redact.add_argument(
+        "--per-replica",
+        type=_at_least_one,
+        metavar="N",
+        help="VLM: requests in flight on one server at most (default 8)",
+    )
     redact.add_argument("--prompt", help="VLM: prompt version or a folder of prompt files (default v1)")
     redact.add_argument(
         "--cache", metavar="DIR", help="response cache folder (default: user cache, REDACT_AGENT_CACHE)"
@@ -329,7 +389,23 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"pixels added around each box (default {PROTOCOL.margin:g})",
     )
     redact.add_argument(
-        "--concurrency", type=_at_least_one, default=1, help="files processed at once (default 1; VLMs: more)"
+        "--workers",
+        type=_at_least_one,
+        help="processes (with --ray: actors), each with its own models "
+        "(default: one per core for the embedded engine, else 1; with --ray one per CPU of the cluster)",
+    )
+    redact.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run as a Ray Data pipeline: on a Ray started here (no ADDRESS), or a cluster's ('auto', host:port)",
+    )
+    redact.add_argument(
+        "--concurrency",
+        type=_at_least_one,
+        default=1,
+        help="files at once in threads of one process (default 1; a VLM's requests overlap)",
     )
     redact.set_defaults(func=_redact)
 
@@ -382,6 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000)
     srv.add_argument("--max-model-len", type=int, default=32768)
     srv.add_argument("--dry-run", action="store_true", help="print the command instead of running it")
+    srv.add_argument(
+        "--replicas", type=_at_least_one, default=1, metavar="N", help="print how to serve N replicas (one per GPU)"
+    )
     srv.set_defaults(func=_serve)
 
     synth = sub.add_parser("synth", help="render synthetic business pages with exact, exhaustive gold")
@@ -447,8 +526,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     if argv[:2] == ["bench", "compare"]:
         argv[:2] = ["bench-compare"]
-    if argv and argv[0] not in _command_names(parser) and not argv[0].startswith("-"):
-        argv.insert(0, "redact")  # `redact-agent page.png` is `redact-agent redact page.png`
+    if argv and argv[0] not in _command_names(parser) and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "redact")  # `redact-agent page.png -o out` is `redact-agent redact page.png -o out`
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

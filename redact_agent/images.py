@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -37,17 +38,14 @@ def _upright(frame: Image.Image) -> Image.Image:
     return to_rgb(frame if transposed is None else transposed)
 
 
-def image_frames(path: str | Path) -> Generator[Image.Image, None, None]:
-    """Every frame of an image file (one for most formats, each page of a TIFF), upright 8-bit RGB."""
-    path = Path(path)
+@contextmanager
+def _reading(path: Path) -> Iterator[Image.Image]:
+    """An image file opened for reading, every way it can fail an `InputError` naming it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as im:
-                for index in range(getattr(im, "n_frames", 1)):
-                    im.seek(index)
-                    im.load()
-                    yield _upright(im)
+                yield im
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -56,6 +54,21 @@ def image_frames(path: str | Path) -> Generator[Image.Image, None, None]:
         raise InputError(f"{path}: not an image Pillow can read") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise InputError(f"{path}: cannot decode image: {exc}") from None
+
+
+def image_frames(path: str | Path) -> Generator[Image.Image, None, None]:
+    """Every frame of an image file (one for most formats, each page of a TIFF), upright 8-bit RGB."""
+    with _reading(Path(path)) as im:
+        for index in range(getattr(im, "n_frames", 1)):
+            im.seek(index)
+            im.load()
+            yield _upright(im)
+
+
+def image_frame_count(path: str | Path) -> int:
+    """How many frames `image_frames` yields, from the file's header (nothing decoded)."""
+    with _reading(Path(path)) as im:
+        return int(getattr(im, "n_frames", 1))
 
 
 def open_image(path: str | Path) -> Image.Image:

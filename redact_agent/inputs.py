@@ -15,11 +15,12 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
 from redact_agent.errors import InputError
-from redact_agent.images import image_frames, to_rgb
+from redact_agent.images import image_frame_count, image_frames, to_rgb
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 SUFFIXES = (*IMAGE_SUFFIXES, ".pdf")
@@ -44,6 +45,17 @@ class Document:
     def is_pdf(self) -> bool:
         return self.path.suffix.lower() == ".pdf"
 
+    def page_ids(self) -> list[str]:
+        """The ids its pages will have, from the page count alone (nothing is rendered or
+        decoded); none when the file cannot be read, which `pages` then reports."""
+        try:
+            count = _pdf_page_count(self.path) if self.is_pdf else image_frame_count(self.path)
+        except InputError:
+            return []
+        if count == 1 and not self.is_pdf:
+            return [self.path.stem]
+        return [f"{self.path.stem}-p{n}" for n in range(1, count + 1)]
+
     def pages(self) -> Iterator[Page]:
         """Each page in order; raises InputError if the file cannot be read."""
         if self.is_pdf:
@@ -61,14 +73,26 @@ class Document:
             yield Page(f"{self.path.stem}-p{n}", frame)
 
 
-def _pdf_pages(path: Path) -> Iterator[Page]:
+def _open_pdf(path: Path) -> Any:
     import pypdfium2 as pdfium
 
     try:
-        pdf = pdfium.PdfDocument(path)
+        return pdfium.PdfDocument(path)
     except pdfium.PdfiumError as exc:
         hint = " (encrypted? a password-protected PDF cannot be read)" if "password" in str(exc).lower() else ""
         raise InputError(f"{path}: cannot open PDF: {exc}{hint}") from None
+
+
+def _pdf_page_count(path: Path) -> int:
+    pdf = _open_pdf(path)
+    try:
+        return len(pdf)
+    finally:
+        pdf.close()
+
+
+def _pdf_pages(path: Path) -> Iterator[Page]:
+    pdf = _open_pdf(path)
     try:
         if len(pdf) == 0:
             raise InputError(f"{path}: the PDF has no pages")

@@ -16,27 +16,25 @@ configuration finished are skipped, so a killed run is completed by running it a
 from __future__ import annotations
 
 import json
-import sys
+import os
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from PIL import Image
-from tqdm import tqdm
 
 from redact_agent import __version__
 from redact_agent.boxes import areas, as_array, covered_areas, intersections
-from redact_agent.console import emit, warn
 from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
-from redact_agent.inputs import Document, Page, collect
+from redact_agent.inputs import Document, Page
 from redact_agent.linking import Linker
 from redact_agent.local.engine import LocalEngine, printed_again
-from redact_agent.manifest import Entry, Manifest, config_hash, write_summary
+from redact_agent.machine import peak_mb
+from redact_agent.manifest import Entry, Manifest, config_hash
 from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
 from redact_agent.protocol import PROTOCOL, OcrName
 from redact_agent.redact import (
@@ -45,7 +43,6 @@ from redact_agent.redact import (
     check_margin,
     images_to_pdf,
     redact,
-    remove_stale_temporaries,
     write_atomic,
 )
 from redact_agent.schema import default_schema
@@ -183,18 +180,27 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
     return PageOutcome(page_id, source, None, groups, checked, time.perf_counter() - t0), png
 
 
-class _Batch:
-    """What the documents of one run share (they run in threads): the output names already
-    taken, so that two inputs never overwrite each other's outputs, the manifest, and the stop
-    signal."""
+class Batch:
+    """What the documents of one run share (in threads, or copied into worker processes): the
+    source that holds each output name (the first input, in order, whose page has it), so that two
+    inputs never overwrite each other's outputs, the manifest, and the stop signal."""
 
-    def __init__(self, job: Job, resume: bool) -> None:
+    def __init__(self, job: Job, docs: list[Document], resume: bool) -> None:
         self._lock = threading.Lock()
-        self._by_name: dict[Path, Path] = {}
+        self.owners: dict[Path, Path] = {}
+        for doc in docs:
+            for page_id in doc.page_ids():
+                self.owners.setdefault(doc.subdir / page_id, doc.path)
         self.stop = threading.Event()  # set when the finder can serve no page at all
         self.manifest = Manifest(job.out_dir, resume)
         self.config = config_hash(job.config)
         self.entries: list[Entry] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("_lock", "stop")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock(), stop=threading.Event())
 
     def record(self, name: Path, outcome: PageOutcome) -> None:
         entry = Entry(
@@ -208,6 +214,8 @@ class _Batch:
             config=self.config,
             version=__version__,
             error=outcome.error,
+            process=os.getpid(),
+            peak_mb=peak_mb(),
         )
         with self._lock:
             self.entries.append(entry)
@@ -224,20 +232,15 @@ class _Batch:
             return None
         return PageOutcome(name.name, source, None, Counter(entry.groups), entry.residual, entry.seconds, earlier=True)
 
-    def claim(self, name: Path, source: Path) -> Path:
-        """The source that holds `name` (`source` itself when it is the first)."""
-        with self._lock:
-            return self._by_name.setdefault(name, source)
 
-
-def _documents(job: Job, docs: list[Document], batch: _Batch) -> list[PageOutcome]:
+def documents(job: Job, docs: list[Document], batch: Batch) -> list[PageOutcome]:
     """Files one after another, their entities linked across all their pages: a PDF's pages, or,
     with `job.document`, every file of a folder (in name order) as one document."""
     linker = Linker()
     return [outcome for doc in docs for outcome in _document(job, doc, batch, linker)]
 
 
-def _document(job: Job, doc: Document, batch: _Batch, linker: Linker) -> list[PageOutcome]:
+def _document(job: Job, doc: Document, batch: Batch, linker: Linker) -> list[PageOutcome]:
     out = job.out_dir / doc.subdir
     outcomes: list[PageOutcome] = []
     pdf_pages: list[tuple[bytes, tuple[float, float]]] = []
@@ -246,7 +249,7 @@ def _document(job: Job, doc: Document, batch: _Batch, linker: Linker) -> list[Pa
             if batch.stop.is_set():
                 return outcomes
             name = doc.subdir / page.page_id
-            first = batch.claim(name, doc.path)
+            first = batch.owners.get(name, doc.path)
             if first != doc.path:
                 outcomes.append(PageOutcome(page.page_id, doc.path, f"page id already written from {first}"))
                 continue
@@ -278,61 +281,4 @@ def _document(job: Job, doc: Document, batch: _Batch, linker: Linker) -> list[Pa
             write_atomic(out / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pdf_pages))
         except RedactAgentError as exc:
             outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
-    return outcomes
-
-
-def run(job: Job, inputs: list[str], concurrency: int = 1, recursive: bool = True, resume: bool = False) -> int:
-    """Process everything, `concurrency` documents at a time (pages of one PDF stay in order);
-    print one line per page; 0 when every page succeeded (and, with `fail_on_residual`, the
-    verifier read nothing on any of them), else 1. With `resume`, pages an earlier run of the
-    same configuration finished are not done again."""
-    if concurrency < 1:
-        raise ValueError(f"concurrency must be at least 1, not {concurrency}")
-    found = collect(inputs, recursive)
-    for note in found.skip_notes():
-        warn(f"redact-agent: skipped {note}")
-    for e in found.errors:
-        warn(f"redact-agent: error: {e}")
-    remove_stale_temporaries(job.out_dir)
-    batch = _Batch(job, resume)
-    outcomes = _run_all(job, found.documents, concurrency, batch)
-    try:
-        write_summary(job.out_dir, batch.entries, job.config)
-    except RedactAgentError as exc:
-        warn(f"redact-agent: error: {exc}")
-    failed = [o for o in outcomes if not o.ok]
-    residual = sum(1 for o in outcomes if o.ok and o.residual)
-    if len(outcomes) > 1 or failed or found.errors or residual:
-        line = f"{len(outcomes) - len(failed)} of {len(outcomes)} pages redacted into {job.out_dir}"
-        earlier = sum(1 for o in outcomes if o.earlier)
-        line += f" ({earlier} by an earlier run)" if earlier else ""
-        if job.verifier is not None:
-            line += f"; {residual} with residual findings"
-        warn(line)
-    fails = bool(failed or found.errors or not outcomes or (job.fail_on_residual and residual))
-    return 1 if fails else 0
-
-
-def _run_all(job: Job, docs: list[Document], concurrency: int, batch: _Batch) -> list[PageOutcome]:
-    outcomes: list[PageOutcome] = []
-    with (
-        tqdm(total=len(docs), unit="file", disable=None if len(docs) > 1 else True, file=sys.stderr) as bar,
-        ThreadPoolExecutor(max_workers=concurrency) as pool,
-    ):
-        groups: dict[Path, list[Document]] = {}  # the files that share a linker, in order
-        for doc in docs:
-            groups.setdefault(doc.path.parent if job.document else doc.path, []).append(doc)
-        futures = {pool.submit(_documents, job, group, batch): len(group) for group in groups.values()}
-        try:
-            for future in as_completed(futures):
-                for outcome in future.result():
-                    outcomes.append(outcome)
-                    if outcome.ok:
-                        emit(outcome.summary())
-                    else:
-                        warn(f"redact-agent: error: {outcome.summary()}")
-                bar.update(futures[future])
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
     return outcomes

@@ -42,20 +42,34 @@ class Entry:
     config: str
     version: str
     error: str | None = None
+    process: int | None = None  # the pid of the process that did the page
+    peak_mb: float | None = None  # that process's peak resident memory so far, in MiB
 
 
 class Manifest:
-    """The manifest of one output folder; `record` may be called from several threads."""
+    """The manifest of one output folder; `record` may be called from several threads, and from
+    several processes (each gets a copy: a line is one appending write, which the system keeps
+    whole)."""
 
     def __init__(self, out_dir: Path, resume: bool):
         self.path = out_dir / MANIFEST
         self._lock = threading.Lock()
         self._broken = False  # said once: the pages go on, a resume redoes them
-        self.earlier: dict[str, Entry] = self._read() if resume else {}
-        if not resume:
+        self.earlier: dict[str, Entry] = {}
+        if resume:
+            self.earlier = self.entries()
+            self._rewrite(self.earlier)
+        else:
             self.path.unlink(missing_ok=True)
 
-    def _read(self) -> dict[str, Entry]:
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
+
+    def entries(self) -> dict[str, Entry]:
+        """The last line of each page in the file as it is now (a torn line is left out)."""
         if not self.path.exists():
             return {}
         entries: dict[str, Entry] = {}
@@ -65,7 +79,6 @@ class Manifest:
             except (json.JSONDecodeError, TypeError):
                 continue  # a line torn by a kill
             entries[entry.page] = entry
-        self._rewrite(entries)
         return entries
 
     def _rewrite(self, entries: dict[str, Entry]) -> None:
@@ -93,18 +106,26 @@ class Manifest:
                 self._broken = True
 
 
-def write_summary(out_dir: Path, entries: list[Entry], config: dict[str, Any]) -> None:
+def write_summary(out_dir: Path, entries: list[Entry], config: dict[str, Any], wall: float) -> None:
+    """`wall`: the run's seconds, start-up included."""
     ok = [e for e in entries if e.status == "ok"]
     failed = [e for e in entries if e.status != "ok"]
     residual = [e for e in ok if e.residual]
     seconds = sum(e.seconds for e in entries)
+    peaks: dict[int, float] = {}
+    for e in entries:
+        if e.process is not None and e.peak_mb is not None:
+            peaks[e.process] = max(peaks.get(e.process, 0.0), e.peak_mb)
     lines = [
         "# Redaction run",
         "",
         f"- pages: {len(entries)}; redacted: {len(ok)}; failed: {len(failed)}; with residual findings: {len(residual)}",
-        f"- items redacted: {sum(e.items for e in ok)}; seconds of page work: {seconds:.1f}",
+        f"- items redacted: {sum(e.items for e in ok)}; seconds of page work: {seconds:.1f}; wall seconds: {wall:.1f}",
         f"- configuration {config_hash(config)}: `{json.dumps(config, sort_keys=True)}`",
     ]
+    if peaks:
+        low, high = min(peaks.values()), max(peaks.values())
+        lines.insert(4, f"- processes: {len(peaks)}; peak memory per process: {low:.0f} to {high:.0f} MiB")
     if failed:
         lines += ["", "## Failed pages", ""] + [f"- {e.page} ({e.source}): {e.error}" for e in failed]
     if residual:

@@ -3,7 +3,7 @@ command line all take their systems (and their choices) from here.
 
     local:MODE[:ocr=rapidocr]                         the embedded engine
     openai:MODEL:MODE[:prompt=P][:refine=ocr-snap][:union=local][:retries=N][:ocr=O]
-    vllm:MODEL:MODE[:...]:base_url=http://HOST:PORT/v1      (base_url always last)
+    vllm:MODEL:MODE[:...]:base_url=http://HOST:PORT/v1      (base_url always last; replicas: URL,URL,...)
     presidio                                          the Presidio peer (extra `peers`)
 
 MODE is `single` or `tools`. A spec is data (`SystemSpec`, a pydantic model that forbids unknown
@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 from PIL import Image
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from redact_agent.errors import InputError, describe
 from redact_agent.pages import Finding
@@ -58,8 +59,16 @@ class SystemSpec(BaseModel):
     ocr: OcrName = PROTOCOL.ocr
     refine: Refine | None = None
     union: Union | None = None
-    base_url: str | None = None
+    base_url: tuple[str, ...] | None = None  # the model's servers: one, or several replicas
     retries: int = Field(0, ge=0)  # VLM: ask again after invalid output
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _urls(cls, value: Any) -> Any:
+        """One URL, several separated by commas, or a list of them."""
+        if isinstance(value, str):
+            return tuple(u.strip() for u in value.split(",") if u.strip())
+        return value
 
     @model_validator(mode="after")
     def _fields_fit_the_backend(self) -> SystemSpec:
@@ -93,9 +102,15 @@ class SystemSpec(BaseModel):
         return self.model_dump(exclude_none=True)
 
     def finder(
-        self, policy: Policy, cache_dir: Path | None = None, use_cache: bool = True, budgets: Budgets | None = None
+        self,
+        policy: Policy,
+        cache_dir: Path | None = None,
+        use_cache: bool = True,
+        budgets: Budgets | None = None,
+        per_replica: int | None = None,
     ) -> Finder:
-        """The system's finder; `budgets` bound a VLM's pages (default: `Budgets()`)."""
+        """The system's finder; `budgets` bound a VLM's pages (default: `Budgets()`), and
+        `per_replica` its requests in flight on each server (default: `ModelConfig`'s)."""
         from redact_agent.local.engine import LocalEngine
 
         if self.backend == "local":
@@ -104,9 +119,11 @@ class SystemSpec(BaseModel):
             from redact_agent.peers.presidio import PresidioPeer
 
             return PresidioPeer(policy)
-        return self._vlm(policy, cache_dir, use_cache, budgets)
+        return self._vlm(policy, cache_dir, use_cache, budgets, per_replica)
 
-    def _vlm(self, policy: Policy, cache_dir: Path | None, use_cache: bool, budgets: Budgets | None) -> Finder:
+    def _vlm(
+        self, policy: Policy, cache_dir: Path | None, use_cache: bool, budgets: Budgets | None, per_replica: int | None
+    ) -> Finder:
         from redact_agent.agent.cache import ResponseCache
         from redact_agent.agent.client import ChatClient, ModelConfig
         from redact_agent.agent.engine import VlmFinder
@@ -118,7 +135,8 @@ class SystemSpec(BaseModel):
         if self.backend == "openai" and not self.base_url and not os.environ.get("OPENAI_API_KEY"):
             raise InputError("backend openai needs OPENAI_API_KEY in the environment (or a base URL)")
         cache = ResponseCache(cache_dir) if use_cache else None
-        client = ChatClient(ModelConfig(model=self.model, base_url=self.base_url), cache)
+        config = ModelConfig(model=self.model, base_urls=self.base_url or ())
+        client = ChatClient(replace(config, per_replica=per_replica) if per_replica else config, cache)
         return VlmFinder(
             client,
             self.prompt,

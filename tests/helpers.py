@@ -1,10 +1,10 @@
-"""Builders for small gold and prediction pages used across the tests."""
+"""Builders for small gold and prediction pages used across the tests, and a fast finder."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from redact_agent.pages import GoldPage, PredictionPage
+from redact_agent.pages import Finding, GoldPage, Prediction, PredictionPage
 from redact_agent.schema import default_schema
 
 
@@ -45,3 +45,17 @@ def pred(
     if not valid:
         return PredictionPage.invalid(page_id, "test: invalid output")
     return PredictionPage.model_validate({"page_id": page_id, "valid": True, "predictions": predictions})
+
+
+class Corner:
+    """A fast finder for the main job's plumbing: one box in the top-left corner of every page.
+    Defined here, importable by name, so that worker processes and Ray actors can unpickle it."""
+
+    name = "corner"
+
+    def find_page(self, page_id: str, image: Any) -> Finding:
+        box = (1.0, 1.0, 40.0, 20.0)
+        return Finding(PredictionPage(page_id=page_id, valid=True, predictions=[Prediction(type="DATE", bbox=box)]))
+
+    def close(self) -> None:
+        pass

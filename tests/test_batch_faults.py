@@ -15,8 +15,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from redact_agent.cli import main
-from redact_agent.job import Job, run
+from redact_agent.job import Job
 from redact_agent.pages import Finding, Prediction, PredictionPage
+from redact_agent.run import run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGE = FIXTURES / "form-block.png"

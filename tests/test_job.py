@@ -12,10 +12,11 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from redact_agent.cli import main
-from redact_agent.job import Job, run
+from redact_agent.job import Job
 from redact_agent.local.engine import LocalEngine
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import load_policy
+from redact_agent.run import Threads, run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGE = FIXTURES / "form-block.png"  # a real crop: "Order / Rev: 14086", "Primary AE: David Cisco", dates
@@ -219,7 +220,7 @@ def test_a_folder_as_one_document_links_entities_across_its_files(tmp_path):
         Image.open(PAGE).save(src / name)
     for document, bob in ((False, "PERSON_NAME#1"), (True, "PERSON_NAME#2")):
         out = tmp_path / f"out-{document}"
-        assert run(Job(_People(), None, out, document=document), [str(src)], concurrency=2) == 0
+        assert run(Job(_People(), None, out, document=document), [str(src)], spread=Threads(2)) == 0
         assert _entities(out, "a-p1") == ["PERSON_NAME#1", "PERSON_NAME#2"] and _entities(out, "b") == [bob]
 
 

@@ -21,9 +21,10 @@ from PIL import Image
 
 from redact_agent.cli import main
 from redact_agent.errors import OutputError
-from redact_agent.job import Job, run
+from redact_agent.job import Job
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.redact import check_writable, redact
+from redact_agent.run import run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGE = FIXTURES / "form-block.png"  # "Order / Rev: 14086", "Primary AE: David Cisco", dates

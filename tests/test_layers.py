@@ -10,13 +10,13 @@ ROOT = Path(redact_agent.__file__).parent
 # Bottom to top; a module's layer is that of its longest listed prefix.
 LAYERS = [
     ["redact_agent", "errors", "schema", "boxes", "coords", "protocol", "pages", "images", "policy", "redact",
-     "console", "tables", "prompts", "inputs", "manifest", "schemas", "linking"],
+     "console", "tables", "prompts", "inputs", "manifest", "schemas", "linking", "machine"],
     ["eval", "synth"],
     ["tools"],
     ["local", "peers"],
     ["agent"],
     ["systems"],
-    ["job", "bench", "audit"],
+    ["job", "run", "ray_run", "bench", "audit"],
     ["cli", "__main__"],
 ]  # fmt: skip
 

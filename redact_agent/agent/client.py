@@ -24,6 +24,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_be
 
 from redact_agent.agent.budgets import Budgets
 from redact_agent.agent.cache import ResponseCache, request_key
+from redact_agent.agent.replicas import Replicas
 from redact_agent.errors import BackendError, BackendUnavailable
 
 TRANSIENT = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
@@ -33,12 +34,13 @@ FATAL = (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFou
 @dataclass(frozen=True)
 class ModelConfig:
     model: str
-    base_url: str | None = None  # None: OpenAI itself
+    base_urls: tuple[str, ...] = ()  # the servers of the model (replicas); none: OpenAI itself
     api_key: str | None = None  # None: OPENAI_API_KEY, or "EMPTY" for a local server
     temperature: float = 0.0
     max_tokens: int = 4096
     attempts: int = 5  # transport attempts per request
     backoff_max_s: float = 30.0
+    per_replica: int = 8  # requests in flight on one server at most
 
     def parameters(self) -> dict[str, Any]:
         """What changes the answer, for the cache key and the run record."""
@@ -66,13 +68,15 @@ class ChatClient:
     def __init__(self, config: ModelConfig, cache: ResponseCache | None = None):
         self.config = config
         self.cache = cache
-        key = config.api_key or os.environ.get("OPENAI_API_KEY") or ("EMPTY" if config.base_url else None)
-        self._client = openai.OpenAI(base_url=config.base_url, api_key=key, max_retries=0)
+        key = config.api_key or os.environ.get("OPENAI_API_KEY") or ("EMPTY" if config.base_urls else None)
+        self.replicas = Replicas.of(
+            config.base_urls, lambda url: openai.OpenAI(base_url=url, api_key=key, max_retries=0), config.per_replica
+        )
         self.calls = 0  # requests that reached the server
 
     @property
     def server(self) -> str:
-        return self.config.base_url or "the OpenAI API"
+        return ", ".join(self.config.base_urls) or "the OpenAI API"
 
     def complete(
         self,
@@ -122,16 +126,17 @@ class ChatClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BackendError(f"{self.server}: the page's wall-time limit was reached ({self.calls} requests)")
-            self.calls += 1
             extra: dict[str, Any] = {"tools": tools} if tools else {}
-            return self._client.chat.completions.create(
-                model=cfg.model,
-                messages=messages,  # type: ignore[arg-type]  # plain dicts of the chat format
-                temperature=cfg.temperature,
-                max_tokens=cfg.max_tokens,
-                timeout=min(request_s, left),
-                **extra,
-            )
+            with self.replicas.take(deadline, TRANSIENT) as replica:
+                self.calls += 1
+                return replica.client.chat.completions.create(
+                    model=cfg.model,
+                    messages=messages,  # plain dicts of the chat format
+                    temperature=cfg.temperature,
+                    max_tokens=cfg.max_tokens,
+                    timeout=min(request_s, max(0.001, deadline - time.monotonic())),
+                    **extra,
+                )
 
         return send()
 

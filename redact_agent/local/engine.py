@@ -145,6 +145,10 @@ class LocalEngine:
         self.policy = policy or load_policy("default")
         self.ocr = get_engine(ocr)
 
+    def __reduce__(self) -> tuple[type[LocalEngine], tuple[Mode, Policy, str]]:
+        """Pickled as its settings: a worker process builds its own, loading the models once."""
+        return LocalEngine, (self.mode, self.policy, self.ocr.name)
+
     @property
     def name(self) -> str:
         return f"local:{self.mode}:{self.ocr.name}"

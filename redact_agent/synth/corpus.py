@@ -11,7 +11,6 @@ their redactions as gold (`redactions.py`).
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -19,6 +18,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from redact_agent.images import png_bytes
+from redact_agent.machine import cores
 from redact_agent.pages import GoldPage
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema, default_schema
@@ -94,7 +94,7 @@ def synthesise(
     """Writes the set; returns the page ids in order."""
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(out, seed, i, t, profile) for i, t in enumerate(page_types(pages, profile, seed))]
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = max(1, workers or cores())
     ids = []
     with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
         for page_id in pool.map(_write, jobs, chunksize=4) if pool else map(_write, jobs):

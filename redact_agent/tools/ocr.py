@@ -184,7 +184,8 @@ class RapidOcrEngine(_Cached):
             from rapidocr import RapidOCR
         except ImportError:
             raise OcrUnavailable("rapidocr OCR needs the 'rapidocr' and 'onnxruntime' packages") from None
-        self._engine = RapidOCR(params=RAPID_PARAMS)
+        threads = {"EngineConfig.onnxruntime.intra_op_num_threads": _threads} if _threads else {}
+        self._engine = RapidOCR(params=RAPID_PARAMS | threads)
 
     def _recognise(self, image: Image.Image) -> list[Word]:
         # The detector scales the long side to at most its limit and rounds each side to a multiple
@@ -228,6 +229,17 @@ def _join_pieces(pieces: list[Word]) -> list[Word]:
 ENGINES = {"tesseract": TesseractEngine, "rapidocr": RapidOcrEngine}
 _instances: dict[str, OcrEngine] = {}
 _instances_lock = threading.Lock()
+_threads: int | None = None  # onnxruntime's threads per model; None: one per core
+
+
+def limit_threads(threads: int) -> None:
+    """Run the models, and OpenCV's image work around them, on at most `threads` cores (a worker
+    process's share of the machine); only before the first engine is built."""
+    import cv2
+
+    global _threads
+    _threads = threads
+    cv2.setNumThreads(threads)
 
 
 def clear_caches() -> None:

@@ -23,7 +23,7 @@ def _call(name, arguments, i=1):
 
 
 def _client(server):
-    return ChatClient(ModelConfig(model="gpt-test", base_url=server.url, attempts=2, backoff_max_s=0.01))
+    return ChatClient(ModelConfig(model="gpt-test", base_urls=(server.url,), attempts=2, backoff_max_s=0.01))
 
 
 ENTITY = {"type": "INVOICE_NUMBER", "value": "88123", "box_2d": [240, 100, 330, 130]}
@@ -140,7 +140,7 @@ def test_prompt_level_tool_protocol_for_models_without_native_tools(page):
         Step(json.dumps({"tool": "submit_redactions", "arguments": {"entities": [ENTITY]}})),
     ]
     with ScriptedServer(script) as server:
-        client = ChatClient(ModelConfig(model="OpenGVLab/InternVL3-8B", base_url=server.url, attempts=1))
+        client = ChatClient(ModelConfig(model="OpenGVLab/InternVL3-8B", base_urls=(server.url,), attempts=1))
         run = run_page("p1", page, client, "tools")
     first, second = server.requests
     assert "tools" not in first and '{"tool": "<name>"' in first["messages"][1]["content"][0]["text"]
@@ -175,7 +175,7 @@ def _box_descriptions(node, out):
 )
 def test_a_request_describes_box_2d_one_way_throughout(page, model, says):
     with ScriptedServer([Step(json.dumps({"entities": []}))]) as server:
-        client = ChatClient(ModelConfig(model=model, base_url=server.url, attempts=1))
+        client = ChatClient(ModelConfig(model=model, base_urls=(server.url,), attempts=1))
         run_page("p1", page, client, "tools")
     body = server.requests[0]
     system = body["messages"][0]["content"]

@@ -19,7 +19,7 @@ def _answer(*entities):
 
 
 def _client(server, model="gpt-test", cache=None):
-    return ChatClient(ModelConfig(model=model, base_url=server.url, attempts=4, backoff_max_s=0.01), cache)
+    return ChatClient(ModelConfig(model=model, base_urls=(server.url,), attempts=4, backoff_max_s=0.01), cache)
 
 
 def test_valid_answer_becomes_page_pixels_and_the_request_carries_prompt_and_image():

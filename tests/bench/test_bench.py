@@ -28,7 +28,7 @@ def test_specs_parse_into_systems() -> None:
     assert (s.model, s.mode, s.prompt, s.refine, s.retries) == ("gpt-5.5", "tools", "v2", "ocr-snap", 1)
     assert s.slug == "openai-gpt-5.5-tools-prompt-v2-refine-ocr-snap-retries-1"
     v = parse_spec("vllm:Qwen/Qwen3-VL-8B-Instruct:single:base_url=http://127.0.0.1:8000/v1")
-    assert v.base_url == "http://127.0.0.1:8000/v1" and v.slug == "vllm-Qwen-Qwen3-VL-8B-Instruct-single"
+    assert v.base_url == ("http://127.0.0.1:8000/v1",) and v.slug == "vllm-Qwen-Qwen3-VL-8B-Instruct-single"
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_an_experiment_file_crosses_its_varied_fields(tmp_path: Path) -> None:
     assert {(s.mode, s.prompt, s.retries) for s in specs} == {
         (m, p, r) for m in ("single", "tools") for p in ("v1", "v2") for r in (0, 1)
     }
-    assert all(s.base_url == "http://127.0.0.1:8000/v1" for s in specs)
+    assert all(s.base_url == ("http://127.0.0.1:8000/v1",) for s in specs)
     for bad in ("vary: {mode: single}", "fixed: {backend: local}\nvary: {colour: [red]}", "other: 1",
                 "fixed: {backend: local}\nvary: {mode: [fast]}", "fixed: [1, 2"):  # fmt: skip
         path.write_text(bad)

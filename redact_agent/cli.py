@@ -292,6 +292,18 @@ def _audit_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review(args: argparse.Namespace) -> int:
+    try:
+        from redact_agent.review.server import serve
+    except ImportError as exc:
+        raise InputError(f"review needs the 'review' extra (pip install 'redact-agent[review]'): {exc}") from None
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        warn(f"redact-agent: warning: serving on {args.host}: anyone who can reach it and has the URL sees the PII")
+    announce = lambda url: emit(f"review {args.out} at {url}  (Ctrl-C stops it)")  # noqa: E731
+    serve(Path(args.out), args.host, args.port, not args.no_browser, announce)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from redact_agent.agent.serve import serve
 
@@ -452,6 +464,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     audit_score.add_argument("--json", metavar="FILE", help="write the results as JSON")
     audit_score.set_defaults(func=_audit_score)
+
+    rev = sub.add_parser("review", help="check, fix and apply a run's redactions in a local web page")
+    rev.add_argument("out", metavar="OUT", help="the output folder of a run")
+    rev.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    rev.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    rev.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
+    rev.set_defaults(func=_review)
 
     srv = sub.add_parser("serve", help="run `vllm serve` with the settings a model's profile needs")
     srv.add_argument("--model", required=True, help="e.g. Qwen/Qwen3-VL-8B-Instruct")

@@ -56,6 +56,17 @@ class Document:
             return [self.path.stem]
         return [f"{self.path.stem}-p{n}" for n in range(1, count + 1)]
 
+    def page(self, page_id: str) -> Page:
+        """One of its pages by id, rendering (or decoding) that page alone where the format allows."""
+        if self.is_pdf and page_id.startswith(f"{self.path.stem}-p"):
+            index = page_id.removeprefix(f"{self.path.stem}-p")
+            if index.isdigit():
+                return _pdf_page(self.path, int(index) - 1)
+        for page in self.pages():
+            if page.page_id == page_id:
+                return page
+        raise InputError(f"{self.path}: has no page {page_id!r}")
+
     def pages(self) -> Iterator[Page]:
         """Each page in order; raises InputError if the file cannot be read."""
         if self.is_pdf:
@@ -97,17 +108,31 @@ def _pdf_pages(path: Path) -> Iterator[Page]:
         if len(pdf) == 0:
             raise InputError(f"{path}: the PDF has no pages")
         for i in range(len(pdf)):
-            page = pdf[i]
-            w, h = page.get_size()
-            scale = PDF_DPI / 72
-            if w * h * scale * scale > MAX_PDF_PIXELS:
-                scale = (MAX_PDF_PIXELS / (w * h)) ** 0.5
-            image = to_rgb(page.render(scale=scale).to_pil())
-            if (image.width > image.height) != (w > h):  # rendered with the page's /Rotate
-                w, h = h, w
-            yield Page(f"{path.stem}-p{i + 1}", image, (w, h))
+            yield _render(pdf, i, f"{path.stem}-p{i + 1}")
     finally:
         pdf.close()
+
+
+def _pdf_page(path: Path, index: int) -> Page:
+    pdf = _open_pdf(path)
+    try:
+        if not 0 <= index < len(pdf):
+            raise InputError(f"{path}: has no page {index + 1} (it has {len(pdf)})")
+        return _render(pdf, index, f"{path.stem}-p{index + 1}")
+    finally:
+        pdf.close()
+
+
+def _render(pdf: Any, index: int, page_id: str) -> Page:
+    page = pdf[index]
+    w, h = page.get_size()
+    scale = PDF_DPI / 72
+    if w * h * scale * scale > MAX_PDF_PIXELS:
+        scale = (MAX_PDF_PIXELS / (w * h)) ** 0.5
+    image = to_rgb(page.render(scale=scale).to_pil())
+    if (image.width > image.height) != (w > h):  # rendered with the page's /Rotate
+        w, h = h, w
+    return Page(page_id, image, (w, h))
 
 
 @dataclass

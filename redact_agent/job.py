@@ -108,7 +108,7 @@ class Job:
         return {**self.settings, **own, "version": __version__}
 
 
-def _residual(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
+def verify(verifier: LocalEngine, redacted: Image.Image, predictions: list[Prediction]) -> list[Prediction]:
     """What the verifier still finds on the redacted page, less the black boxes themselves
     (OCR reads a filled box as "I" or "1"; those are not leaks)."""
     found = verifier.predict(redacted)
@@ -129,7 +129,7 @@ def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Pre
     return [p for p, c, a in zip(new, covered, areas(boxes), strict=True) if c < COVERED * a]
 
 
-def _write_json(path: Path, page: PredictionPage, values: Values) -> None:
+def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:
     if values == "omit":
         update = {}
         for key in ("predictions", "residual", "raw_predictions"):
@@ -155,7 +155,7 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
     for name, png in finding.images.items():  # the crops and zooms the model was shown
         write_atomic(out / f"{page_id}.transcript" / name, png)
     if not found.valid:
-        _write_json(out / f"{page_id}.json", found, job.values)
+        write_page_json(out / f"{page_id}.json", found, job.values)
         error = f"invalid model output ({found.reason}); no redacted image written"
         return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
     earlier = list(linker.linked)  # the document's earlier pages
@@ -167,14 +167,14 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
     codes = dict(job.codes)
     labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]
     redacted = redact(image, [p.bbox for p in predictions], job.margin, labels)
-    residual = _residual(job.verifier, redacted, predictions) if job.verifier is not None else None
+    residual = verify(job.verifier, redacted, predictions) if job.verifier is not None else None
     if job.redact_residual and residual:
         redacted = redact(redacted, [p.bbox for p in residual], job.margin)
         predictions = predictions + residual
     png = png_bytes(redacted)
     write_atomic(out / f"{page_id}.redacted.png", png)
-    _write_json(out / f"{page_id}.json", found.model_copy(update={"predictions": predictions, "residual": residual}),
-                job.values)  # fmt: skip
+    final = found.model_copy(update={"predictions": predictions, "residual": residual})
+    write_page_json(out / f"{page_id}.json", final, job.values)
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
     checked = len(residual) if residual is not None else None
     return PageOutcome(page_id, source, None, groups, checked, time.perf_counter() - t0), png
@@ -205,7 +205,7 @@ class Batch:
     def record(self, name: Path, outcome: PageOutcome) -> None:
         entry = Entry(
             page=str(name),
-            source=str(outcome.source),
+            source=str(outcome.source.absolute()),  # where the original is, for `review`
             status="ok" if outcome.ok else "failed",
             seconds=round(outcome.seconds, 3),
             items=sum(outcome.groups.values()),

@@ -52,6 +52,7 @@ class Manifest:
     whole)."""
 
     def __init__(self, out_dir: Path, resume: bool):
+        self.out_dir = out_dir
         self.path = out_dir / MANIFEST
         self._lock = threading.Lock()
         self._broken = False  # said once: the pages go on, a resume redoes them
@@ -70,16 +71,7 @@ class Manifest:
 
     def entries(self) -> dict[str, Entry]:
         """The last line of each page in the file as it is now (a torn line is left out)."""
-        if not self.path.exists():
-            return {}
-        entries: dict[str, Entry] = {}
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                entry = Entry(**json.loads(line))
-            except (json.JSONDecodeError, TypeError):
-                continue  # a line torn by a kill
-            entries[entry.page] = entry
-        return entries
+        return read_entries(self.out_dir)
 
     def _rewrite(self, entries: dict[str, Entry]) -> None:
         """Keep the last line of each page only, and no torn line for later appends to follow."""
@@ -104,6 +96,21 @@ class Manifest:
                     why = exc.strerror or exc
                     warn(f"redact-agent: error: cannot write {self.path}: {why} (a resume redoes its pages)")
                 self._broken = True
+
+
+def read_entries(out_dir: Path) -> dict[str, Entry]:
+    """The last line of each page in a folder's manifest, read only (a torn line is left out)."""
+    path = out_dir / MANIFEST
+    if not path.exists():
+        return {}
+    entries: dict[str, Entry] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = Entry(**json.loads(line))
+        except (json.JSONDecodeError, TypeError):
+            continue  # a line torn by a kill
+        entries[entry.page] = entry
+    return entries
 
 
 def write_summary(out_dir: Path, entries: list[Entry], config: dict[str, Any], wall: float) -> None:

@@ -16,7 +16,7 @@ LAYERS = [
     ["local", "peers"],
     ["agent"],
     ["systems"],
-    ["job", "run", "ray_run", "bench", "audit"],
+    ["job", "run", "ray_run", "bench", "audit", "review"],
     ["cli", "__main__"],
 ]  # fmt: skip
 

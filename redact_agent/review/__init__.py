@@ -1,0 +1,1 @@
+"""Review before release: a local web page to check, fix and apply redactions."""

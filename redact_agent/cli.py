@@ -23,6 +23,7 @@ from redact_agent.eval.clusters import Scope
 from redact_agent.eval.report import render
 from redact_agent.eval.scorer import load_pairs, score_pages
 from redact_agent.protocol import MODES, OCR_ENGINES, PROTOCOL
+from redact_agent.qa import INPUTS, METHODS
 from redact_agent.redact import LABEL_MODES
 from redact_agent.schema import Schema, default_schema, load_schema
 from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
@@ -264,6 +265,11 @@ def _spread(args: argparse.Namespace, backend: str) -> Spread:
     if args.ray:
         from redact_agent.ray_run import RayPipeline
 
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise InputError("--ray needs the 'ray' extra (pip install 'redact-agent[ray]')") from None
+
         if Path(args.ray).exists():
             raise InputError(
                 f"--ray took {args.ray!r} as its address: put --ray after the inputs, or write --ray local"
@@ -302,6 +308,54 @@ def _review(args: argparse.Namespace) -> int:
     announce = lambda url: emit(f"review {args.out} at {url}  (Ctrl-C stops it)")  # noqa: E731
     serve(Path(args.out), args.host, args.port, not args.no_browser, announce)
     return 0
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from redact_agent.inputs import Document
+    from redact_agent.qa.ask import Asker
+
+    given = {"backend": args.backend, "mode": "single", "model": args.model, "base_url": _base_urls(args.base_url)}
+    spec = spec_from({k: v for k, v in given.items() if v is not None}, "the command line")
+    client = spec.chat_client(Path(args.cache) if args.cache else None, not args.no_cache)
+    pages = [page.image for doc in args.doc for page in Document(Path(doc)).pages()]
+    if args.pages:
+        pages = [pages[k - 1] for k in _page_range(args.pages, len(pages))]
+    policies = [line for value in args.policy for line in _policy_lines(value)]
+    asker = Asker(client, args.input, args.timeout)
+    result = asker.ask(pages, args.question, policies, args.method)
+    transcript = Path(args.transcript) if args.transcript else None
+    if transcript is not None:
+        asker.write_transcript(transcript)
+        result.transcript = str(transcript)
+    if args.json:
+        emit(json.dumps(result.as_json(args.debug), indent=1))
+    elif result.answer is not None:
+        emit(result.answer)
+    if result.withheld:
+        warn(f"redact-agent: the answer is withheld: {result.reason}")
+    return 1 if result.withheld else 0
+
+
+def _page_range(text: str, count: int) -> list[int]:
+    """'3-7' or '2' or '1,4-5': 1-based page numbers of a document of `count` pages."""
+    numbers: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise InputError(f"--pages {text!r}: page numbers like 3-7 or 1,4")
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last <= count:
+            raise InputError(f"--pages {text!r}: the document has pages 1 to {count}")
+        numbers += range(first, last + 1)
+    return numbers
+
+
+def _policy_lines(value: str) -> list[str]:
+    """A policy, or a file of them (one per line)."""
+    path = Path(value)
+    if path.is_file():
+        return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [value]
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -471,6 +525,24 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     rev.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
     rev.set_defaults(func=_review)
+
+    ask = sub.add_parser("ask", help="answer a question about a document without disclosing what a policy forbids")
+    ask.add_argument("doc", nargs="+", metavar="DOC", help="a PDF or page images")
+    ask.add_argument("--question", required=True)
+    ask.add_argument("--policy", action="append", required=True, help="what not to disclose (repeated, or a file)")
+    ask.add_argument("--backend", choices=("openai", "vllm"), default="openai")
+    ask.add_argument("--model", required=True)
+    ask.add_argument("--base-url", action="append", metavar="URL|FILE", help="as for the main job (replicas too)")
+    ask.add_argument("--input", choices=INPUTS, default="image", help="pages as images, OCR text, or both")
+    ask.add_argument("--method", choices=METHODS, default="dva")
+    ask.add_argument("--pages", help="which pages, 1-based: 3-7, or 1,4")
+    ask.add_argument("--json", action="store_true", help="the answer with its elements, verdicts, calls and tokens")
+    ask.add_argument("--debug", action="store_true", help="with --json, also the elements judged invalid")
+    ask.add_argument("--transcript", metavar="FILE", help="write every request and reply there")
+    ask.add_argument("--timeout", type=float, default=300.0, help="seconds for the whole question (default 300)")
+    ask.add_argument("--cache", metavar="DIR", help="response cache folder")
+    ask.add_argument("--no-cache", action="store_true")
+    ask.set_defaults(func=_ask)
 
     srv = sub.add_parser("serve", help="run `vllm serve` with the settings a model's profile needs")
     srv.add_argument("--model", required=True, help="e.g. Qwen/Qwen3-VL-8B-Instruct")

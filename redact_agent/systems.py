@@ -28,6 +28,7 @@ from redact_agent.protocol import PROTOCOL, Mode, OcrName
 
 if TYPE_CHECKING:
     from redact_agent.agent.budgets import Budgets
+    from redact_agent.agent.client import ChatClient
     from redact_agent.policy import Policy
 
 Backend = Literal["local", "openai", "vllm", "presidio"]
@@ -121,22 +122,28 @@ class SystemSpec(BaseModel):
             return PresidioPeer(policy)
         return self._vlm(policy, cache_dir, use_cache, budgets, per_replica)
 
-    def _vlm(
-        self, policy: Policy, cache_dir: Path | None, use_cache: bool, budgets: Budgets | None, per_replica: int | None
-    ) -> Finder:
+    def chat_client(self, cache_dir: Path | None, use_cache: bool, per_replica: int | None = None) -> ChatClient:
+        """The client of a VLM backend's servers (its replicas), with the response cache."""
         from redact_agent.agent.cache import ResponseCache
         from redact_agent.agent.client import ChatClient, ModelConfig
-        from redact_agent.agent.engine import VlmFinder
-        from redact_agent.local.engine import LocalEngine
 
-        assert self.model is not None  # checked by the validator
+        if self.backend not in ("openai", "vllm") or self.model is None:
+            raise InputError("a model is asked through a VLM backend: --backend openai|vllm --model M")
         if self.backend == "vllm" and not self.base_url:
             raise InputError("backend vllm needs a base URL (--base-url, or base_url= in a spec): http://HOST:PORT/v1")
         if self.backend == "openai" and not self.base_url and not os.environ.get("OPENAI_API_KEY"):
             raise InputError("backend openai needs OPENAI_API_KEY in the environment (or a base URL)")
         cache = ResponseCache(cache_dir) if use_cache else None
         config = ModelConfig(model=self.model, base_urls=self.base_url or ())
-        client = ChatClient(replace(config, per_replica=per_replica) if per_replica else config, cache)
+        return ChatClient(replace(config, per_replica=per_replica) if per_replica else config, cache)
+
+    def _vlm(
+        self, policy: Policy, cache_dir: Path | None, use_cache: bool, budgets: Budgets | None, per_replica: int | None
+    ) -> Finder:
+        from redact_agent.agent.engine import VlmFinder
+        from redact_agent.local.engine import LocalEngine
+
+        client = self.chat_client(cache_dir, use_cache, per_replica)
         return VlmFinder(
             client,
             self.prompt,

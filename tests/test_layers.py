@@ -16,7 +16,7 @@ LAYERS = [
     ["local", "peers"],
     ["agent"],
     ["systems"],
-    ["job", "run", "ray_run", "bench", "audit", "review"],
+    ["job", "run", "ray_run", "bench", "audit", "review", "qa"],
     ["cli", "__main__"],
 ]  # fmt: skip
 

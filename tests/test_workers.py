@@ -137,3 +137,9 @@ def _children(pid: int) -> list[int]:
 def test_threads_and_processes_are_one_choice(tmp_path, capsys):
     assert main([str(PAGES[0]), "-o", str(tmp_path / "o"), "--workers", "2", "--concurrency", "2"]) == 2
     assert "choose one" in capsys.readouterr().err
+
+
+def test_ray_without_its_extra_is_one_clear_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    assert main([str(PAGES[0]), "-o", str(tmp_path / "o"), "--ray"]) == 2
+    assert "needs the 'ray' extra" in capsys.readouterr().err

@@ -43,21 +43,21 @@ class ModelOutput(BaseModel):
     entities: list[ModelEntity]
 
 
-class _Rejected(ValueError):
-    pass
+class ContractError(ValueError):
+    """A model's answer is not exactly one JSON object (optionally in one code fence)."""
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise _Rejected(f"duplicate key {key!r}")
+            raise ContractError(f"duplicate key {key!r}")
         obj[key] = value
     return obj
 
 
 def _no_constants(name: str) -> None:
-    raise _Rejected(f"{name} is not JSON")
+    raise ContractError(f"{name} is not JSON")
 
 
 def _json_body(text: str) -> str:
@@ -65,9 +65,21 @@ def _json_body(text: str) -> str:
     if body.startswith("```"):
         m = _FENCE.fullmatch(body)
         if not m or "```" in m.group(1):
-            raise _Rejected("expected one JSON object in one markdown code fence and nothing else")
+            raise ContractError("expected one JSON object in one markdown code fence and nothing else")
         body = m.group(1)
     return body
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The one JSON object a model answered, strictly: optionally in one markdown code fence,
+    nothing else around it, no duplicate keys, no NaN; else `ContractError` with the reason."""
+    try:
+        data = json.loads(_json_body(text), object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        raise ContractError(f"not exactly one JSON object: {exc}") from None
+    if not isinstance(data, dict):
+        raise ContractError(f"top level is a JSON {type(data).__name__}, not an object")
+    return data
 
 
 def validate_output(
@@ -82,13 +94,9 @@ def validate_output(
     """Raw model text -> a prediction page in page pixels: valid, or empty with `reason` set."""
     schema = schema or default_schema()
     try:
-        data = json.loads(_json_body(text), object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
-    except _Rejected as exc:
+        data = json_object(text)
+    except ContractError as exc:
         return PredictionPage.invalid(page_id, str(exc))
-    except json.JSONDecodeError as exc:
-        return PredictionPage.invalid(page_id, f"not exactly one JSON object: {exc}")
-    if not isinstance(data, dict):
-        return PredictionPage.invalid(page_id, f"top level is a JSON {type(data).__name__}, not an object")
     try:
         output = ModelOutput.model_validate(data, context={"schema": schema, "space": space})
     except ValidationError as exc:

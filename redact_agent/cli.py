@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from redact_agent import __version__
 from redact_agent.agent.budgets import Budgets
@@ -336,6 +336,33 @@ def _ask(args: argparse.Namespace) -> int:
     return 1 if result.withheld else 0
 
 
+def _synth_qa(args: argparse.Namespace) -> int:
+    from redact_agent.qa.bench import synth_qa
+
+    questions = synth_qa(Path(args.out), args.pages, args.seed)
+    emit(f"{len(questions)} questions over {args.pages} synthetic pages in {Path(args.out) / 'qa.json'}")
+    return 0
+
+
+def _bench_qa(args: argparse.Namespace) -> int:
+    from redact_agent.qa.bench import Judge, QaSystem, bench_qa, render
+
+    systems = [QaSystem.parse(text) for text in args.system]
+    urls = _base_urls(args.base_url)
+    cache = Path(args.cache) if args.cache else None
+
+    def client(backend: str, model: str) -> Any:
+        given = {"backend": backend, "mode": "single", "model": model, "base_url": urls}
+        return spec_from({k: v for k, v in given.items() if v is not None}, "the command line").chat_client(
+            cache, not args.no_cache
+        )
+
+    judge = Judge(client(systems[0].backend, args.judge) if args.judge else None)
+    report = bench_qa(Path(args.data), [(s, client(s.backend, s.model)) for s in systems], judge, Path(args.out))
+    emit(render(report))
+    return 0
+
+
 def _page_range(text: str, count: int) -> list[int]:
     """'3-7' or '2' or '1,4-5': 1-based page numbers of a document of `count` pages."""
     numbers: list[int] = []
@@ -543,6 +570,23 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--cache", metavar="DIR", help="response cache folder")
     ask.add_argument("--no-cache", action="store_true")
     ask.set_defaults(func=_ask)
+
+    sqa = sub.add_parser("synth-qa", help="QA questions with protected values over synthetic pages")
+    sqa.add_argument("out", metavar="OUT", help="folder for the pages and qa.json")
+    sqa.add_argument("--pages", type=_at_least_one, default=10)
+    sqa.add_argument("--seed", type=int, default=0)
+    sqa.set_defaults(func=_synth_qa)
+
+    bqa = sub.add_parser("bench-qa", help="ask QA questions through systems; leakage and faithfulness")
+    bqa.add_argument("data", metavar="DATA", help="a JSON list of questions (e.g. synth-qa's qa.json)")
+    bqa.add_argument("--system", action="append", required=True, metavar="SPEC",
+                     help="BACKEND:MODEL:METHOD[:input=image|text|both] (repeatable)")  # fmt: skip
+    bqa.add_argument("--judge", metavar="MODEL", help="a model judges leakage and faithfulness (else a string check)")
+    bqa.add_argument("--base-url", action="append", metavar="URL|FILE", help="the servers, as for the main job")
+    bqa.add_argument("-o", "--out", default="runs-qa", help="runs folder (default ./runs-qa)")
+    bqa.add_argument("--cache", metavar="DIR", help="response cache folder")
+    bqa.add_argument("--no-cache", action="store_true")
+    bqa.set_defaults(func=_bench_qa)
 
     srv = sub.add_parser("serve", help="run `vllm serve` with the settings a model's profile needs")
     srv.add_argument("--model", required=True, help="e.g. Qwen/Qwen3-VL-8B-Instruct")

@@ -30,7 +30,8 @@ from PIL import Image
 
 from redact_agent.agent.client import ChatClient, image_part
 from redact_agent.agent.output import ContractError, json_object
-from redact_agent.errors import BackendError
+from redact_agent.agent.profiles import profile_for
+from redact_agent.errors import BackendError, InputError
 from redact_agent.local.engine import LocalEngine
 from redact_agent.policy import Policy
 from redact_agent.protocol import PROTOCOL
@@ -99,6 +100,12 @@ class Asker:
 
     def ask(self, pages: list[Image.Image], question: str, policies: list[str], method: Method) -> Answer:
         result = Answer(method)
+        limit = profile_for(self.client.config.model).images_per_request
+        if self.mode != "text" and len(pages) > limit:
+            raise InputError(
+                f"{len(pages)} pages, and {self.client.config.model} takes {limit} images a request: "
+                "choose pages (--pages) or send the text (--input text)"
+            )
         deadline = time.monotonic() + self.seconds
         policy = "\n".join(f"- {p}" for p in policies)
         try:

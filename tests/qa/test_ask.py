@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 from redact_agent.agent.client import ChatClient, ModelConfig
 from redact_agent.agent.scripted import ScriptedServer, Step
 from redact_agent.cli import main
+from redact_agent.errors import InputError
 from redact_agent.qa.ask import Asker, redact_pages
 from redact_agent.qa.policies import read_policy
 from redact_agent.tools.ocr import get_engine
@@ -146,3 +147,9 @@ def test_ask_from_the_command_line(tmp_path, page, capsys):
                 "--base-url", server.url, "--no-cache"]  # fmt: skip
         assert main(["ask", *args]) == 1
     assert "withheld" in capsys.readouterr().err
+
+
+def test_more_pages_than_the_models_profile_takes_is_a_clear_error(page):
+    client = ChatClient(ModelConfig(model="OpenGVLab/InternVL3-8B", base_urls=("http://127.0.0.1:9/v1",)))
+    with pytest.raises(InputError, match="--pages"):
+        Asker(client, "image").ask([page] * 40, QUESTION, [POLICY], "dva")

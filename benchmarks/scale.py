@@ -14,7 +14,6 @@ from one run, not figures from two.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ import time
 from pathlib import Path
 
 from redact_agent.machine import cores
+from redact_agent.manifest import peak_memory, read_entries
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "dev" / "vrdu"
 
@@ -38,10 +38,8 @@ def _run(pages: Path, out: Path, options: list[str]) -> dict[str, float]:
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{proc.stderr.read() if proc.stderr else ''}")
-    entries = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
-    peaks: dict[int, float] = {}
-    for e in entries:
-        peaks[e["process"]] = max(peaks.get(e["process"], 0.0), e["peak_mb"])
+    entries = list(read_entries(out).values())
+    peaks = peak_memory(entries)
     return {
         "pages": len(entries),
         "wall": wall,

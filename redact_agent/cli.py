@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from redact_agent import __version__
 from redact_agent.agent.budgets import Budgets
@@ -29,6 +29,7 @@ from redact_agent.schema import Schema, default_schema, load_schema
 from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
 
 if TYPE_CHECKING:
+    from redact_agent.agent.client import ChatClient
     from redact_agent.run import Spread
 
 
@@ -314,9 +315,7 @@ def _ask(args: argparse.Namespace) -> int:
     from redact_agent.inputs import Document
     from redact_agent.qa.ask import Asker
 
-    given = {"backend": args.backend, "mode": "single", "model": args.model, "base_url": _base_urls(args.base_url)}
-    spec = spec_from({k: v for k, v in given.items() if v is not None}, "the command line")
-    client = spec.chat_client(Path(args.cache) if args.cache else None, not args.no_cache)
+    client = _chat_client(args, args.backend, args.model)
     pages = [page.image for doc in args.doc for page in Document(Path(doc)).pages()]
     if args.pages:
         pages = [pages[k - 1] for k in _page_range(args.pages, len(pages))]
@@ -348,19 +347,18 @@ def _bench_qa(args: argparse.Namespace) -> int:
     from redact_agent.qa.bench import Judge, QaSystem, bench_qa, render
 
     systems = [QaSystem.parse(text) for text in args.system]
-    urls = _base_urls(args.base_url)
-    cache = Path(args.cache) if args.cache else None
-
-    def client(backend: str, model: str) -> Any:
-        given = {"backend": backend, "mode": "single", "model": model, "base_url": urls}
-        return spec_from({k: v for k, v in given.items() if v is not None}, "the command line").chat_client(
-            cache, not args.no_cache
-        )
-
-    judge = Judge(client(systems[0].backend, args.judge) if args.judge else None)
-    report = bench_qa(Path(args.data), [(s, client(s.backend, s.model)) for s in systems], judge, Path(args.out))
+    judge = Judge(_chat_client(args, systems[0].backend, args.judge) if args.judge else None)
+    clients = [(s, _chat_client(args, s.backend, s.model)) for s in systems]
+    report = bench_qa(Path(args.data), clients, judge, Path(args.out))
     emit(render(report))
     return 0
+
+
+def _chat_client(args: argparse.Namespace, backend: str, model: str) -> ChatClient:
+    """A model's client from the command line's servers (--base-url) and cache options."""
+    given = {"backend": backend, "mode": "single", "model": model, "base_url": _base_urls(args.base_url)}
+    spec = spec_from({k: v for k, v in given.items() if v is not None}, "the command line")
+    return spec.chat_client(Path(args.cache) if args.cache else None, not args.no_cache)
 
 
 def _page_range(text: str, count: int) -> list[int]:

@@ -113,16 +113,22 @@ def read_entries(out_dir: Path) -> dict[str, Entry]:
     return entries
 
 
+def peak_memory(entries: list[Entry]) -> dict[int, float]:
+    """Each process's peak resident memory in MiB, from the pages it did."""
+    peaks: dict[int, float] = {}
+    for e in entries:
+        if e.process is not None and e.peak_mb is not None:
+            peaks[e.process] = max(peaks.get(e.process, 0.0), e.peak_mb)
+    return peaks
+
+
 def write_summary(out_dir: Path, entries: list[Entry], config: dict[str, Any], wall: float) -> None:
     """`wall`: the run's seconds, start-up included."""
     ok = [e for e in entries if e.status == "ok"]
     failed = [e for e in entries if e.status != "ok"]
     residual = [e for e in ok if e.residual]
     seconds = sum(e.seconds for e in entries)
-    peaks: dict[int, float] = {}
-    for e in entries:
-        if e.process is not None and e.peak_mb is not None:
-            peaks[e.process] = max(peaks.get(e.process, 0.0), e.peak_mb)
+    peaks = peak_memory(entries)
     lines = [
         "# Redaction run",
         "",

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from redact_agent.inputs import Document
-from redact_agent.job import Batch, Job, PageOutcome, documents
-from redact_agent.run import failed, progress, report, start_engines
+from redact_agent.job import Batch, Job, PageOutcome
+from redact_agent.run import failed, in_worker, progress, report, start_engines
 
 RETRIES = 3  # a document whose actor dies more often than this fails (a resume tries it again)
 
@@ -93,8 +93,6 @@ class _Redactor:
     def __call__(self, rows: dict[str, Any]) -> dict[str, Any]:
         indices, results = [], []
         for index, group in zip(rows["index"], rows["group"], strict=True):
-            self.batch.entries = []
-            done = documents(self.job, pickle.loads(group), self.batch)
             indices.append(int(index))
-            results.append(pickle.dumps((done, self.batch.entries)))
+            results.append(pickle.dumps(in_worker(self.job, pickle.loads(group), self.batch)))
         return {"index": np.array(indices), "result": np.array(results, dtype=object)}

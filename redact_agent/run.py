@@ -176,8 +176,14 @@ def _start_worker(job: bytes, batch: Batch, threads: int, parent: int) -> None:
     _worker = (start_engines(job, threads), batch)
 
 
+def in_worker(job: Job, group: list[Document], batch: Batch) -> tuple[list[PageOutcome], list[Entry]]:
+    """A group's outcomes and its manifest entries, in a worker (a process or an actor) whose
+    batch is its own copy: the entries go back to the run, which writes the summary."""
+    batch.entries = []
+    return documents(job, group, batch), batch.entries
+
+
 def _worker_documents(group: list[Document]) -> tuple[list[PageOutcome], list[Entry]]:
     assert _worker is not None, "the worker was not started"
     job, batch = _worker
-    batch.entries = []
-    return documents(job, group, batch), batch.entries
+    return in_worker(job, group, batch)

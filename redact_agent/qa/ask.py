@@ -38,7 +38,7 @@ from redact_agent.protocol import PROTOCOL
 from redact_agent.qa import InputMode, Method
 from redact_agent.qa.policies import Protected, read_policy
 from redact_agent.redact import redact
-from redact_agent.tools.ocr import Word, get_engine
+from redact_agent.tools.ocr import Word, get_engine, lines
 
 SYSTEM = "You answer questions about the document you are given, briefly and only from the document."
 POLICY = (
@@ -212,10 +212,8 @@ def page_text(pages: list[Image.Image]) -> str:
     """Each page's OCR text, line by line."""
     parts = []
     for k, page in enumerate(pages, start=1):
-        lines: dict[int, list[str]] = {}
-        for w in get_engine(PROTOCOL.ocr).words(page):
-            lines.setdefault(w.line, []).append(w.text)
-        parts.append(f"[page {k}]\n" + "\n".join(" ".join(ws) for ws in lines.values()))
+        words = get_engine(PROTOCOL.ocr).words(page)
+        parts.append(f"[page {k}]\n" + "\n".join(" ".join(w.text for w in line) for line in lines(words)))
     return "\n\n".join(parts)
 
 
@@ -241,13 +239,10 @@ def _norm(text: str) -> str:
 
 
 def _term_words(words: list[Word], policy: Protected) -> list[Word]:
-    lines: dict[int, list[Word]] = {}
-    for w in words:
-        lines.setdefault(w.line, []).append(w)
     terms = {_norm(t) for t in policy.terms} - {""}
     value = _norm(policy.value or "")
     found: list[Word] = []
-    for line in lines.values():
+    for line in lines(words):
         hits = [i for i, w in enumerate(line) if _norm(w.text) in terms]
         if terms and len({_norm(line[i].text) for i in hits}) >= max(1, (len(terms) + 1) // 2):
             found += line[min(hits) :]  # the target's words and what follows them: its value

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,6 @@ class Judge:
         return sum(satisfied) / len(satisfied)
 
     def _ask(self, prompt: str) -> dict[str, Any]:
-        import time
-
         assert self.client is not None
         reply = self.client.complete([{"role": "user", "content": prompt}], deadline=time.monotonic() + self.seconds)
         return json_object(reply.content or "")

@@ -84,7 +84,7 @@ def create_app(review: Review, token: str) -> FastAPI:
         if kind == "redacted":
             review.page(id)  # only the run's own pages
             return Response((review.out_dir / f"{id}.redacted.png").read_bytes(), media_type="image/png")
-        return Response(png_bytes(review.original(id), compress_level=1), media_type="image/png")
+        return Response(png_bytes(review.original(id).image, compress_level=1), media_type="image/png")
 
     @app.post("/api/act")
     async def act(request: Request) -> dict[str, Any]:

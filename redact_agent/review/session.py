@@ -21,17 +21,18 @@ from typing import Any, Literal
 
 from PIL import Image
 
+from redact_agent.boxes import union_box
 from redact_agent.errors import InputError
 from redact_agent.images import png_bytes
-from redact_agent.inputs import Document
-from redact_agent.job import verify
+from redact_agent.inputs import Document, Page
+from redact_agent.job import verify, write_page_json
 from redact_agent.local.engine import LocalEngine
 from redact_agent.manifest import read_entries
 from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
 from redact_agent.protocol import PROTOCOL
 from redact_agent.redact import images_to_pdf, redact, write_atomic
 from redact_agent.schema import default_schema
-from redact_agent.tools.ocr import get_engine
+from redact_agent.tools.ocr import get_engine, lines
 
 LOG = "review.jsonl"
 State = Literal["proposed", "accepted", "rejected"]
@@ -118,10 +119,10 @@ class Review:
         except KeyError:
             raise InputError(f"no page {name!r} in this review") from None
 
-    def original(self, name: str) -> Image.Image:
-        """The page as the main job read it, from the original the manifest names."""
-        page = self.page(name)
-        return Document(page.source).page(Path(name).name).image
+    def original(self, name: str) -> Page:
+        """The page as the main job read it (with a PDF page's size), from the original the
+        manifest names."""
+        return Document(self.page(name).source).page(Path(name).name)
 
     def act(self, name: str, action: str, box: str | None = None, **change: Any) -> dict[str, Any]:
         """One decision: accept or reject a box, add one (`bbox`, `type`, `origin`), move one
@@ -183,11 +184,7 @@ class Review:
             raise InputError("an empty search")
         hits = []
         for name in names or list(self.pages):
-            words = get_engine(PROTOCOL.ocr).words(self.original(name))
-            lines: dict[int, list[Any]] = {}
-            for w in words:
-                lines.setdefault(w.line, []).append(w)
-            for line in lines.values():
+            for line in lines(get_engine(PROTOCOL.ocr).words(self.original(name).image)):
                 text, spans = "", []
                 for w in line:
                     start = len(text) + (1 if text else 0)
@@ -196,9 +193,7 @@ class Review:
                 for m in compiled.finditer(text):
                     inside = [w for a, b, w in spans if a < m.end() and b > m.start()]
                     if m.end() > m.start() and inside:
-                        xs0, ys0 = [w.bbox[0] for w in inside], [w.bbox[1] for w in inside]
-                        xs1, ys1 = [w.bbox[2] for w in inside], [w.bbox[3] for w in inside]
-                        bbox = [min(xs0), min(ys0), max(xs1), max(ys1)]
+                        bbox = list(union_box([w.bbox for w in inside]))
                         hits.append({"page": name, "bbox": bbox, "text": m.group(0)})
         return hits
 
@@ -207,53 +202,50 @@ class Review:
         redacted PDF of each PDF original whose pages are all in this review."""
         verifier = LocalEngine(mode="single", ocr="tesseract")
         done: dict[str, Any] = {}
-        sources: set[Path] = set()
+        sizes: dict[str, tuple[float, float]] = {}  # each PDF page's size in points, as rendered here
         for name in names or list(self.pages):
             page = self.page(name)
-            image = self.original(name)
+            original = self.original(name)
             kept = [b for b in page.boxes.values() if b.kept]
             predictions = [Prediction(type=b.type, bbox=(b.bbox[0], b.bbox[1], b.bbox[2], b.bbox[3]), value=b.value,
                                       reason=b.reason if b.origin == "finder" else f"{b.origin} in review",
                                       entity=b.entity)
                            for b in kept]  # fmt: skip
-            redacted = redact(image, [p.bbox for p in predictions], self.margin)
+            redacted = redact(original.image, [p.bbox for p in predictions], self.margin)
             still = verify(verifier, redacted, predictions)
             write_atomic(self.out_dir / f"{name}.redacted.png", png_bytes(redacted))
             final = PredictionPage(page_id=Path(name).name, valid=True, predictions=predictions, residual=still)
-            final = final.model_copy(update={"engine": "review"})
-            write_atomic(
-                self.out_dir / f"{name}.json", (final.model_dump_json(indent=1, exclude_none=True) + "\n").encode()
-            )
+            write_page_json(self.out_dir / f"{name}.json", final.model_copy(update={"engine": "review"}), "keep")
             page.residual = len(still)
             done[name] = {"kept": len(kept), "residual": [{"type": r.type, "bbox": r.bbox, "value": r.value}
                                                           for r in still]}  # fmt: skip
-            if page.source.suffix.lower() == ".pdf":
-                sources.add(page.source)
-        for source in sources:
-            self._pdf(source)
+            if original.size_pt is not None:
+                sizes[name] = original.size_pt
+        for source in {self.pages[name].source for name in sizes}:
+            self._pdf(source, sizes)
         with self._lock, self.log.open("a", encoding="utf-8") as fh:
             record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "page": None, "box": None, "action": "apply",
                       "before": None, "after": {n: d["kept"] for n, d in done.items()}}  # fmt: skip
             fh.write(json.dumps(record) + "\n")
         return done
 
-    def _pdf(self, source: Path) -> None:
-        names = sorted((n for n, p in self.pages.items() if p.source == source), key=_page_number)
+    def _pdf(self, source: Path, sizes: dict[str, tuple[float, float]]) -> None:
+        """The redacted PDF of `source` again, when every page of it is in this review; the
+        pages applied now have their sizes, the others are rendered for theirs."""
         doc = Document(source)
-        if len(names) != len(doc.page_ids()):
+        order = {page_id: k for k, page_id in enumerate(doc.page_ids())}
+        names = sorted(
+            (n for n, p in self.pages.items() if p.source == source), key=lambda n: order.get(Path(n).name, -1)
+        )
+        if [Path(n).name for n in names] != list(order):
             return  # a page of it is not in this review: the PDF would miss it
         pages = []
         for name in names:
-            size = doc.page(Path(name).name).size_pt
+            size = sizes.get(name) or doc.page(Path(name).name).size_pt
             assert size is not None
             pages.append(((self.out_dir / f"{name}.redacted.png").read_bytes(), size))
         parent = Path(names[0]).parent
         write_atomic(self.out_dir / parent / f"{source.stem}.redacted.pdf", images_to_pdf(pages))
-
-
-def _page_number(name: str) -> int:
-    tail = name.rsplit("-p", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 def _bbox(value: Any, page: ReviewPage) -> list[float]:

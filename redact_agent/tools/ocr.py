@@ -45,6 +45,14 @@ class Word:
     block: int  # engine block id, unique within one result
 
 
+def lines(words: list[Word]) -> list[list[Word]]:
+    """The words of each line the engine read, in its order."""
+    by_line: dict[int, list[Word]] = {}
+    for w in words:
+        by_line.setdefault(w.line, []).append(w)
+    return list(by_line.values())
+
+
 class OcrEngine(Protocol):
     name: str
 

@@ -602,10 +602,11 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0, help="the same seed gives the same bytes (default 0)")
     synth.add_argument(
         "--profile",
-        choices=["balanced", "leakagebench", "redactions", "entities"],
+        choices=["balanced", "leakagebench", "redactions", "entities", "documents"],
         default="balanced",
-        help="page-type mix, redacted pages with their redactions as gold, or the leakagebench mix naming "
-        "people, phones and codes again in other forms (entities) (default balanced)",
+        help="page-type mix, redacted pages with their redactions as gold, the leakagebench mix naming "
+        "people, phones and codes again in other forms (entities), or in 3-page documents whose pages "
+        "name each other's (documents) (default balanced)",
     )
     synth.add_argument("--workers", type=int, help="processes (default: one per CPU)")
     synth.set_defaults(func=_synth)

@@ -1,6 +1,9 @@
 """The main job: redact every page of every input, write its outputs, verify the result.
 
-For each page: find PII, burn the boxes into a copy of the image, then read the redacted
+A document (a PDF's pages, or a folder's files with `document`) is read in two passes: every
+page is found and its entities linked, then each page gets, besides its own boxes, those of the
+values found on the document's other pages that are printed on it. Then for each page: burn the
+boxes into a copy of the image, then read the redacted
 image again with a second reader (by default the other OCR engine, so that one engine's blind
 spot is not checked by itself) and report what it still finds (`residual`): the first turn
 of the produce-and-score loop. With `redact_residual`, a second turn burns those boxes in too
@@ -20,6 +23,7 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -47,7 +51,7 @@ from redact_agent.redact import (
 )
 from redact_agent.schema import default_schema
 from redact_agent.systems import Finder
-from redact_agent.tools.ocr import get_engine
+from redact_agent.tools.ocr import Word, get_engine
 
 Values = Literal["keep", "omit"]
 # A box at least this much under the page's boxes is one of them: a verifier's finding (OCR reads a
@@ -141,10 +145,24 @@ def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:
     write_atomic(path, (page.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
 
 
-def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -> tuple[PageOutcome, bytes | None]:
-    """Find, link (`linker`: the document's, so that an entity keeps its id from page to page),
-    redact, verify and write one page into `out`. Fails closed: when the finder's output was
-    invalid, the prediction page (with its reason) is written but no redacted image is."""
+@dataclass
+class Found:
+    """One page after the finding pass: its linked predictions and, for a document of more than
+    one page, its OCR words (where the other pages' values are searched)."""
+
+    page_id: str
+    name: Path  # where its outputs go, under the output folder
+    doc: Document
+    page: PredictionPage
+    words: list[Word] | None
+    seconds: float
+
+
+def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, many: bool) -> Found | PageOutcome:
+    """Find and link (`linker`: the document's, so that an entity keeps its id from page to page)
+    one page; with `many` pages in the document, read its words for the second pass. Fails
+    closed: when the finder's output was invalid, the prediction page (with its reason) is
+    written and the page fails."""
     t0 = time.perf_counter()
     page_id, image = page.page_id, page.image
     finding = job.engine.find_page(page_id, image)
@@ -157,13 +175,24 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
     if not found.valid:
         write_page_json(out / f"{page_id}.json", found, job.values)
         error = f"invalid model output ({found.reason}); no redacted image written"
-        return PageOutcome(page_id, source, error, seconds=time.perf_counter() - t0), None
-    earlier = list(linker.linked)  # the document's earlier pages
-    predictions = linker.link(found.predictions)
-    if earlier:  # where their values are printed here, in any of their forms, that the finder missed
-        again = printed_again(image, get_engine(job.ocr).words(image), earlier)
-        predictions += linker.link(_uncovered(again, predictions))
-    found = found.model_copy(update={"predictions": predictions})
+        return PageOutcome(page_id, doc.path, error, seconds=time.perf_counter() - t0)
+    found = found.model_copy(update={"predictions": linker.link(found.predictions)})
+    words = get_engine(job.ocr).words(image) if many else None
+    return Found(page_id, doc.subdir / page_id, doc, found, words, time.perf_counter() - t0)
+
+
+def redact_page(
+    job: Job, page: Found, image: Image.Image, others: list[Prediction], linker: Linker
+) -> tuple[PageOutcome, bytes]:
+    """Redact, verify and write one found page. `others`: what the document's other pages found;
+    where their values are printed here, in any of their forms, and the finder missed them,
+    they are redacted too (linked as the entities they are)."""
+    t0 = time.perf_counter()
+    out = job.out_dir / page.doc.subdir
+    predictions = page.page.predictions
+    if others and page.words is not None:
+        again = printed_again(image, page.words, others)
+        predictions = predictions + linker.link(_uncovered(again, predictions))
     codes = dict(job.codes)
     labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]
     redacted = redact(image, [p.bbox for p in predictions], job.margin, labels)
@@ -172,12 +201,13 @@ def redact_page(job: Job, out: Path, page: Page, source: Path, linker: Linker) -
         redacted = redact(redacted, [p.bbox for p in residual], job.margin)
         predictions = predictions + residual
     png = png_bytes(redacted)
-    write_atomic(out / f"{page_id}.redacted.png", png)
-    final = found.model_copy(update={"predictions": predictions, "residual": residual})
-    write_page_json(out / f"{page_id}.json", final, job.values)
+    write_atomic(out / f"{page.page_id}.redacted.png", png)
+    final = page.page.model_copy(update={"predictions": predictions, "residual": residual})
+    write_page_json(out / f"{page.page_id}.json", final, job.values)
     groups: Counter[str] = Counter(default_schema().group_of(p.type) for p in predictions)
     checked = len(residual) if residual is not None else None
-    return PageOutcome(page_id, source, None, groups, checked, time.perf_counter() - t0), png
+    seconds = page.seconds + time.perf_counter() - t0
+    return PageOutcome(page.page_id, page.doc.path, None, groups, checked, seconds), png
 
 
 class Batch:
@@ -233,52 +263,102 @@ class Batch:
         return PageOutcome(name.name, source, None, Counter(entry.groups), entry.residual, entry.seconds, earlier=True)
 
 
+@dataclass
+class _Settled:
+    """A page the reading pass settled: failed, or finished by an earlier run (with its
+    predictions, whose values the other pages are searched for, and its PDF page)."""
+
+    name: Path
+    outcome: PageOutcome
+    predictions: list[Prediction] = field(default_factory=list)
+    pdf_page: tuple[bytes, tuple[float, float]] | None = None
+
+
 def documents(job: Job, docs: list[Document], batch: Batch) -> list[PageOutcome]:
     """Files one after another, their entities linked across all their pages: a PDF's pages, or,
-    with `job.document`, every file of a folder (in name order) as one document."""
+    with `job.document`, every file of a folder (in name order) as one document. Two passes, as
+    a careful redactor reads: every page is found and linked first, then each is redacted with
+    the values found on all the others, earlier and later pages alike, searched in its words;
+    no page of a document is written before all of it has been read."""
     linker = Linker()
-    return [outcome for doc in docs for outcome in _document(job, doc, batch, linker)]
-
-
-def _document(job: Job, doc: Document, batch: Batch, linker: Linker) -> list[PageOutcome]:
-    out = job.out_dir / doc.subdir
+    many = sum(len(doc.page_ids()) for doc in docs) > 1
+    read: list[Found | _Settled] = []
+    for doc in docs:
+        try:
+            for page in doc.pages():
+                if batch.stop.is_set():
+                    return [r.outcome for r in read if isinstance(r, _Settled)]
+                read.append(_read(job, doc, page, batch, linker, many))
+        except BackendUnavailable:
+            raise
+        except RedactAgentError as exc:  # the file cannot be read (further)
+            outcome = PageOutcome(doc.path.stem, doc.path, str(exc))
+            batch.record(doc.subdir / doc.path.stem, outcome)
+            read.append(_Settled(doc.subdir / doc.path.stem, outcome))
+    values = _values(r.page.predictions if isinstance(r, Found) else r.predictions for r in read)
     outcomes: list[PageOutcome] = []
-    pdf_pages: list[tuple[bytes, tuple[float, float]]] = []
+    pdf_pages: dict[Path, list[tuple[bytes, tuple[float, float]]]] = {}
+    for k, r in enumerate(read):
+        if isinstance(r, _Settled):
+            outcomes.append(r.outcome)
+            if r.pdf_page is not None:
+                pdf_pages.setdefault(r.outcome.source, []).append(r.pdf_page)
+            continue
+        others = [p for p, on in values if on != {k}]
+        try:
+            page = r.doc.page(r.page_id)  # read again: a document's images are not all held at once
+            outcome, png = redact_page(job, r, page.image, others, linker)
+            if page.size_pt is not None:
+                pdf_pages.setdefault(r.doc.path, []).append((png, page.size_pt))
+        except RedactAgentError as exc:
+            outcome = PageOutcome(r.page_id, r.doc.path, str(exc))
+        batch.record(r.name, outcome)
+        outcomes.append(outcome)
+    for doc in docs:
+        if doc.is_pdf and doc.path in pdf_pages and all(o.ok for o in outcomes if o.source == doc.path):
+            try:
+                pdf = images_to_pdf(pdf_pages[doc.path])
+                write_atomic(job.out_dir / doc.subdir / f"{doc.path.stem}.redacted.pdf", pdf)
+            except RedactAgentError as exc:
+                outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
+    return outcomes
+
+
+def _values(pages: Iterable[list[Prediction]]) -> list[tuple[Prediction, set[int]]]:
+    """Each value the pages found (its first mention), with the pages it was found on."""
+    seen: dict[tuple[str, str], tuple[Prediction, set[int]]] = {}
+    for k, predictions in enumerate(pages):
+        for p in predictions:
+            if p.value:
+                seen.setdefault((p.type, p.value), (p, set()))[1].add(k)
+    return list(seen.values())
+
+
+def _read(job: Job, doc: Document, page: Page, batch: Batch, linker: Linker, many: bool) -> Found | _Settled:
+    """The reading pass for one page: found and linked, or settled (another input writes its
+    outputs; an earlier run finished it, whose entities are linked again; it failed), which is
+    recorded at once."""
+    found = _find(job, doc, page, batch, linker, many)
+    if isinstance(found, _Settled):
+        batch.record(found.name, found.outcome)
+    return found
+
+
+def _find(job: Job, doc: Document, page: Page, batch: Batch, linker: Linker, many: bool) -> Found | _Settled:
+    out, name = job.out_dir / doc.subdir, doc.subdir / page.page_id
+    first = batch.owners.get(name, doc.path)
+    if first != doc.path:
+        return _Settled(name, PageOutcome(page.page_id, doc.path, f"page id already written from {first}"))
+    outcome = batch.earlier(name, out, doc.path)
+    if outcome is not None:
+        predictions = linker.link(load_prediction_page(out / f"{page.page_id}.json").predictions)
+        png = (out / f"{page.page_id}.redacted.png").read_bytes() if page.size_pt else None
+        return _Settled(name, outcome, predictions, (png, page.size_pt) if png and page.size_pt else None)
     try:
-        for page in doc.pages():
-            if batch.stop.is_set():
-                return outcomes
-            name = doc.subdir / page.page_id
-            first = batch.owners.get(name, doc.path)
-            if first != doc.path:
-                outcomes.append(PageOutcome(page.page_id, doc.path, f"page id already written from {first}"))
-                continue
-            png: bytes | None = None
-            outcome = batch.earlier(name, out, doc.path)
-            if outcome is not None:
-                png = (out / f"{page.page_id}.redacted.png").read_bytes() if page.size_pt else None
-                linker.link(load_prediction_page(out / f"{page.page_id}.json").predictions)  # its entities, again
-            else:
-                try:
-                    outcome, png = redact_page(job, out, page, doc.path, linker)
-                except BackendUnavailable:
-                    batch.stop.set()
-                    raise
-                except RedactAgentError as exc:
-                    outcome = PageOutcome(page.page_id, doc.path, str(exc))
-            batch.record(name, outcome)
-            outcomes.append(outcome)
-            if png is not None and page.size_pt is not None:
-                pdf_pages.append((png, page.size_pt))
+        found = find_page(job, out, page, doc, linker, many)
     except BackendUnavailable:
+        batch.stop.set()
         raise
     except RedactAgentError as exc:
-        outcome = PageOutcome(doc.path.stem, doc.path, str(exc))
-        batch.record(doc.subdir / doc.path.stem, outcome)
-        outcomes.append(outcome)
-    if doc.is_pdf and pdf_pages and all(o.ok for o in outcomes):
-        try:
-            write_atomic(out / f"{doc.path.stem}.redacted.pdf", images_to_pdf(pdf_pages))
-        except RedactAgentError as exc:
-            outcomes.append(PageOutcome(doc.path.stem, doc.path, str(exc)))
-    return outcomes
+        found = PageOutcome(page.page_id, doc.path, str(exc))
+    return _Settled(name, found) if isinstance(found, PageOutcome) else found

@@ -34,7 +34,7 @@ from redact_agent.pages import Prediction
 
 FUZZY_RATIO = 90  # percent; below it, "Fran Brown" and "Fran Brewer" would join
 _FUZZY_TYPES = frozenset({"PERSON_NAME", "ORGANIZATION", "POSTAL_ADDRESS"})
-_CODE_TYPES = frozenset(
+CODE_TYPES = frozenset(
     {
         "CONTRACT_NUMBER", "INVOICE_NUMBER", "CUSTOMER_ID", "EMPLOYEE_ID", "CASE_NUMBER", "POLICY_NUMBER",
         "GOVERNMENT_ID", "BUSINESS_ID", "FINANCIAL_ACCOUNT", "VEHICLE_ID", "INSTITUTION_CODE", "ONLINE_ID",
@@ -100,6 +100,12 @@ def _address(value: str) -> str:
     return _alnum(" ".join(parts)) or _alnum(value)
 
 
+def code_form(value: str) -> str:
+    """An identifier's letters and digits, casefolded, the letters OCR confuses with digits read
+    as those digits ("INV-3O41" is "inv3041")."""
+    return _alnum(value).translate(_OCR_DIGITS)
+
+
 def normal_form(type_: str, value: str) -> str:
     """The form two mentions of one entity share (a person's: "surname|given name")."""
     if type_ == "PHONE_NUMBER":
@@ -112,8 +118,8 @@ def normal_form(type_: str, value: str) -> str:
     if type_ == "ORGANIZATION":  # "name|legal form": "Acme Inc." is "ACME", not "Acme LLC"
         legal = "".join(sorted(_alnum(m) for m in _LEGAL_FORM.findall(value)))
         return f"{_alnum(_LEGAL_FORM.sub(' ', value)) or _alnum(value)}|{legal}"
-    if type_ in _CODE_TYPES:
-        return _alnum(value).translate(_OCR_DIGITS)
+    if type_ in CODE_TYPES:
+        return code_form(value)
     return " ".join(value.casefold().split())
 
 

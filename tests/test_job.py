@@ -241,13 +241,29 @@ def _text_pdf(path: Path, pages: list[list[str]]) -> None:
     path.write_bytes(img2pdf.convert(pngs))
 
 
-def test_values_found_on_a_page_are_searched_on_the_documents_later_pages(tmp_path):
+def test_values_found_on_any_page_are_searched_on_the_documents_other_pages(tmp_path):
     src = tmp_path / "doc.pdf"
-    _text_pdf(src, [["Contract #: 4268442", "Attn: Fran Brown"], ["Please quote 4268442 and ask F. Brown"]])
+    _text_pdf(
+        src,
+        [
+            ["Please quote 4268442 and ask F. Brown", "or call 312.555.0199"],  # only found on page 2
+            ["Contract #: 4268442", "Attn: Fran Brown", "Tel: (312) 555-0199"],
+            ["Re: Brown, Fran; contract 4268442"],
+        ],
+    )
     engine = LocalEngine(mode="single", policy=load_policy("default"))
     out = tmp_path / "out"
     assert run(Job(engine, None, out), [str(src)]) == 0
-    second = json.loads((out / "doc-p2.json").read_text())["predictions"]
-    found = {(p["type"], p["value"], p["entity"]) for p in second}
-    assert found == {("CONTRACT_NUMBER", "4268442", "CONTRACT_NUMBER#1"), ("PERSON_NAME", "F. Brown", "PERSON_NAME#1")}
-    assert all("found on another page" in p["reason"] for p in second)
+    first = json.loads((out / "doc-p1.json").read_text())["predictions"]  # written after page 2 was read
+    found = {(p["type"], p["value"], p["entity"]) for p in first}
+    assert found == {
+        ("CONTRACT_NUMBER", "4268442", "CONTRACT_NUMBER#1"),
+        ("PERSON_NAME", "F. Brown", "PERSON_NAME#1"),
+        ("PHONE_NUMBER", "312.555.0199", "PHONE_NUMBER#1"),  # the same number as page 2's
+    }
+    assert {p["value"] for p in first if "found on another page" in p["reason"]} >= {"4268442", "F. Brown"}
+    third = json.loads((out / "doc-p3.json").read_text())["predictions"]
+    assert {(p["value"], p["entity"]) for p in third} == {
+        ("4268442", "CONTRACT_NUMBER#1"),
+        ("Brown, Fran", "PERSON_NAME#1"),
+    }

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from redact_agent.cli import main
+from redact_agent.inputs import Document
 from redact_agent.job import Job
 from redact_agent.local.engine import LocalEngine
 from redact_agent.policy import load_policy
@@ -85,19 +86,44 @@ class _Dies(Corner):
         return super().find_page(page_id, image)
 
 
-def test_an_actor_killed_mid_document_loses_nothing_and_writes_nothing_twice(tmp_path, capsys):
+class _DiesReading(LocalEngine):
+    """A verifier that kills its actor's process when it reads a page of one size, once (a marker
+    file says it did): a kill in the writing pass, after the document's earlier pages were written."""
+
+    def __init__(self, size: tuple[int, int], marker: Path):
+        super().__init__(ocr="tesseract")
+        self.size, self.marker = size, marker
+
+    def __reduce__(self):
+        return _DiesReading, (self.size, self.marker)
+
+    def predict(self, page):
+        if page.size == self.size and not self.marker.exists():
+            self.marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().predict(page)
+
+
+@pytest.mark.parametrize("when", ["reading", "writing"])
+def test_an_actor_killed_mid_document_loses_nothing_and_writes_nothing_twice(tmp_path, capsys, when):
     inputs = _inputs(tmp_path / "in", pdf_pages=3)
     clean, killed = tmp_path / "clean", tmp_path / "killed"
-    assert run(Job(Corner(), None, clean), inputs) == 0
+    assert run(Job(Corner(), LocalEngine(ocr="tesseract"), clean), inputs) == 0
     marker = tmp_path / "died"
-    assert run(Job(_Dies("doc-p3", marker), None, killed), inputs, RayPipeline(actors=2)) == 0
+    if when == "reading":  # the document's pages are all found before any is written
+        job = Job(_Dies("doc-p3", marker), LocalEngine(ocr="tesseract"), killed)
+    else:
+        size = Document(tmp_path / "in" / "doc.pdf").page("doc-p3").image.size
+        assert size not in {Image.open(p).size for p in PAGES}
+        job = Job(Corner(), _DiesReading(size, marker), killed)
+    assert run(job, inputs, RayPipeline(actors=2)) == 0
     assert marker.exists(), "no actor was killed"
     assert _outputs(killed) == _outputs(clean)  # the document's PDF too, from all three pages
     pages = [e["page"] for e in _manifest(killed)]
     assert sorted(pages) == ["doc-p1", "doc-p2", "doc-p3", "form-block", "order-block", "print-date"]
     assert all(e["status"] == "ok" for e in _manifest(killed))
-    out = capsys.readouterr().out
-    assert "doc-p1: done by an earlier run, skipped" in out  # the retry took up what the killed actor wrote
+    if when == "writing":  # the retry took up what the killed actor wrote
+        assert "doc-p1: done by an earlier run, skipped" in capsys.readouterr().out
 
 
 def test_a_document_that_kills_every_actor_is_tried_a_bounded_number_of_times_then_failed(tmp_path, capsys):

@@ -16,11 +16,11 @@ import numpy as np
 from PIL import Image
 
 from redact_agent.boxes import union_box
-from redact_agent.linking import person
+from redact_agent.linking import CODE_TYPES, code_form, normal_form, person
 from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
-from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -214,23 +214,46 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"\s+", text) if t]
 
 
-_EDGE = ".,:;#()[]|"
-
-
 def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
     """Every place `tokens` are printed in a row, case and edge punctuation ignored: the words,
     and the characters of the first and last word that are punctuation, not the value."""
     words = text.words
-    want = [t.strip(_EDGE).casefold() for t in tokens]
+    want = [t.strip(EDGE).casefold() for t in tokens]
+    if not want or want[0] not in text.folded:  # most values are not on a given page
+        return []
     n, out = len(want), []
     for seg in text.segs:
-        have = [words[i].text.strip(_EDGE).casefold() for i in seg.words]
-        for k in range(len(have) - n + 1):
-            if have[k : k + n] == want:
-                first, last = words[seg.words[k]].text, words[seg.words[k + n - 1]].text
-                left, right = len(first) - len(first.lstrip(_EDGE)), len(last) - len(last.rstrip(_EDGE))
-                out.append((seg.words[k : k + n], left, right))
+        have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
+        out += [_edges(words, seg.words[k : k + n]) for k in range(len(have) - n + 1) if have[k : k + n] == want]
     return out
+
+
+MIN_CODE_KEY = 5  # a shorter code is too often some other number
+_PHONE_EDGE = ".,:;#[]|"  # a phone's brackets are its own
+
+
+def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int, ...], int, int]]:
+    """Where a phone or a code is printed in another format or as OCR misread it: a phone's
+    digits over up to four words ("943-218-5379" for "(943) 218-5379"; "514.922.840", a digit
+    lost), a code's form (`linking.code_form`: "0RD-4352595" for "ORD-4352595"), a code glued to
+    a label by punctuation ("Statement.ST-3584773")."""
+    if type_ == "PHONE_NUMBER":
+        want = phone_digits(normal_form(type_, value))  # E.164: an extension is no part of it
+        if len(want) < 10:
+            return []
+        keys = {want} | {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost
+        runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
+        return [_edges(text.words, run, _PHONE_EDGE) for run in runs]
+    if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
+        return []
+    out = [_edges(text.words, run) for run in text.code_runs.get(want, [])]
+    return out + [((i,), left, right) for i, left, right in text.glued.get(value.casefold(), [])]
+
+
+def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:
+    """A run of words with the characters of its first and last word that are edge punctuation."""
+    first, last = words[run[0]].text, words[run[-1]].text
+    return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))
 
 
 LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
@@ -242,7 +265,7 @@ def _surnames(name: str) -> list[str]:
     parts = _tokens(name)
     if len(parts) < 2:
         return []
-    last = (parts[0] if parts[0].endswith(",") else parts[-1]).strip(_EDGE)
+    last = (parts[0] if parts[0].endswith(",") else parts[-1]).strip(EDGE)
     plain = len(last) >= 3 and last.isalpha() and last.casefold() not in FIELD_WORDS
     return [last] if plain and is_common_surname(last) else []
 
@@ -278,8 +301,10 @@ def _spans_of(text: PageText, type_: str, value: str, score: float, source: str,
         for ws, left, right in _printed(text, tokens):
             if not lone:
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
-            elif words[ws[0]].text.lstrip(_EDGE)[:1].isupper():
+            elif words[ws[0]].text.lstrip(EDGE)[:1].isupper():
                 out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
+    for ws, left, right in _printed_as(text, type_, value):
+        out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
     return out
 
 

@@ -8,11 +8,18 @@ recognizers: adding one is one module and one line in that list.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
+from redact_agent.linking import code_form
 from redact_agent.local.layout import Segment, segments
 from redact_agent.tools.ocr import Word
+
+EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
+_PHONE_CHARS = re.compile(r"^[\d()+\-./:]+$")  # a phone's pieces as printed, with the ':' OCR reads for ')'
+_GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,52 @@ class PageText:
     @classmethod
     def of(cls, words: list[Word]) -> PageText:
         return cls(words, segments(words))
+
+    @cached_property
+    def folded(self) -> frozenset[str]:
+        """The words as values are searched for: casefolded, edge punctuation ignored."""
+        return frozenset(w.text.strip(EDGE).casefold() for w in self.words)
+
+    @cached_property
+    def phone_runs(self) -> dict[str, list[tuple[int, ...]]]:
+        """Runs of up to four words of a segment that could print a phone number, by their digits."""
+        return self._runs(4, lambda texts: phone_digits("".join(texts)), lambda t: bool(_PHONE_CHARS.match(t)))
+
+    @cached_property
+    def code_runs(self) -> dict[str, list[tuple[int, ...]]]:
+        """Runs of one or two words of a segment by their form as an identifier (`code_form`)."""
+        return self._runs(2, lambda texts: code_form(" ".join(texts)), lambda t: True)
+
+    @cached_property
+    def glued(self) -> dict[str, list[tuple[int, int, int]]]:
+        """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
+        "No:4471"), casefolded: each piece's word and the characters before and after it."""
+        out: dict[str, list[tuple[int, int, int]]] = {}
+        for i, w in enumerate(self.words):
+            text = w.text.casefold()
+            for m in _GLUE.finditer(text):
+                out.setdefault(text[m.end() :], []).append((i, m.end(), 0))
+                out.setdefault(text[: m.start()], []).append((i, 0, len(text) - m.start()))
+        return out
+
+    def _runs(
+        self, longest: int, key: Callable[[list[str]], str], fits: Callable[[str], bool]
+    ) -> dict[str, list[tuple[int, ...]]]:
+        out: dict[str, list[tuple[int, ...]]] = {}
+        for seg in self.segs:
+            for k in range(len(seg.words)):
+                for n in range(1, longest + 1):
+                    run = seg.words[k : k + n]
+                    if len(run) < n or not fits(self.words[run[-1]].text):
+                        break
+                    out.setdefault(key([self.words[i].text for i in run]), []).append(run)
+        return out
+
+
+def phone_digits(text: str) -> str:
+    """A phone number's digits, without the US country code."""
+    digits = re.sub(r"\D", "", text)
+    return digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
 
 
 @dataclass(frozen=True)

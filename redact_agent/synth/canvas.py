@@ -44,12 +44,21 @@ class Item:
 
 
 class Canvas:
-    def __init__(self, width: int, height: int, dpi: int, face: str, pt: float, rng: random.Random) -> None:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        dpi: int,
+        face: str,
+        pt: float,
+        rng: random.Random,
+        entities: dict[str, int] | None = None,
+    ) -> None:
         self.width, self.height, self.dpi, self.face, self.rng = width, height, dpi, face, rng
         self.image = Image.new("L", (width, height), 255)
         self.items_map = np.zeros((height, width), dtype=np.uint16)
         self.items: list[Item] = []
-        self._entities: dict[str, int] = {}  # entities so far, per type
+        self._entities = {} if entities is None else entities  # entities so far, per type (a document's)
         self.px = max(6, round(pt * dpi / 72))  # body font size in pixels
         self.ink = rng.randint(0, 60)
 

@@ -5,7 +5,8 @@ profile's mix, allotted over the whole set), size, resolution, font, density, in
 and noise (`pages.py` draws it). Pages are written as `<page_id>.png` + `<page_id>.json` (a gold
 page), the layout of ../shared/data/dev/, in parallel worker processes; the same arguments give
 the same bytes. The `redactions` profile writes redacted pages of the `leakagebench` mix, with
-their redactions as gold (`redactions.py`).
+their redactions as gold (`redactions.py`); `documents` writes the same mix as documents of
+three pages (`<id>-p1` ...) that name each other's people, phones and codes (`render_document`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from redact_agent.machine import cores
 from redact_agent.pages import GoldPage
 from redact_agent.redact import write_atomic
 from redact_agent.schema import Schema, default_schema
+from redact_agent.synth.canvas import Canvas
 from redact_agent.synth.degrade import Noise, degrade
 from redact_agent.synth.layouts import LAYOUTS
-from redact_agent.synth.pages import draw_page, ink_annotations
+from redact_agent.synth.pages import draw_page, ink_annotations, lay_out
 from redact_agent.synth.redactions import render_redaction_page
 
 # Page-type mixes per 500 pages. LeakageBench's Table 7; "balanced" gives each type a share.
@@ -34,11 +36,13 @@ PROFILES: dict[str, dict[str, int]] = {
 }
 REDACTIONS = "redactions"  # redacted pages, on the leakagebench mix
 ENTITIES = "entities"  # the leakagebench mix, naming people, phones and codes again in other forms
+DOCUMENTS = "documents"  # the leakagebench mix in documents whose pages name each other's values
+DOCUMENT_PAGES = 3
 
 
 def page_types(pages: int, profile: str, seed: int) -> list[str]:
     """The profile's mix allotted over `pages` by largest remainder, in a seeded order."""
-    mix = PROFILES["leakagebench" if profile in (REDACTIONS, ENTITIES) else profile]
+    mix = PROFILES["leakagebench" if profile in (REDACTIONS, ENTITIES, DOCUMENTS) else profile]
     total = sum(mix.values())
     exact = {t: pages * n / total for t, n in mix.items()}
     counts = {t: int(v) for t, v in exact.items()}
@@ -53,8 +57,31 @@ def render_page(
     seed: int, index: int, page_type: str, schema: Schema, mentions: bool = False
 ) -> tuple[GoldPage, bytes]:
     rng = random.Random(f"{seed}:{index}")
-    page_id = f"synth-s{seed}-{index:05d}"
     canvas, drawn = draw_page(rng, page_type, mentions)
+    return _finish(f"synth-s{seed}-{index:05d}", page_type, canvas, drawn, rng, schema)
+
+
+def render_document(seed: int, index: int, page_types: list[str], schema: Schema) -> list[tuple[GoldPage, bytes]]:
+    """A document's pages (`<id>-p1`, `-p2`, ...: the main job's page ids for a PDF), each of
+    which names again, in other printed forms, up to three people, phones and codes printed on
+    its other pages, earlier and later ones alike; entity ids hold across the document."""
+    entities: dict[str, int] = {}
+    rngs = [random.Random(f"{seed}:d{index}:{n}") for n in range(len(page_types))]
+    laid = [lay_out(rng, t, entities) for rng, t in zip(rngs, page_types, strict=True)]
+    own = [list(page.c.items) for page, _ in laid]
+    for n, (page, _) in enumerate(laid):
+        page.mentions([item for m, items in enumerate(own) if m != n for item in items])
+    doc_id = f"synth-s{seed}-d{index:04d}"
+    return [
+        _finish(f"{doc_id}-p{n}", t, page.c, f"{drawn}; document {doc_id}", rng, schema)
+        for n, (t, (page, drawn), rng) in enumerate(zip(page_types, laid, rngs, strict=True), start=1)
+    ]
+
+
+def _finish(
+    page_id: str, page_type: str, canvas: Canvas, drawn: str, rng: random.Random, schema: Schema
+) -> tuple[GoldPage, bytes]:
+    """A drawn page under its scan noise, and its gold."""
     noise = Noise.draw(rng)
     image, items_map = degrade(canvas, noise, rng)
     gold = GoldPage(
@@ -69,18 +96,22 @@ def render_page(
     return gold, png_bytes(image, compress_level=3)  # level 3: 74 ms a page against 185 at 6, 12% larger
 
 
-def _write(job: tuple[Path, int, int, str, str]) -> str:
-    out, seed, index, page_type, profile = job
+def _write(job: tuple[Path, int, int, list[str], str]) -> list[str]:
+    out, seed, index, types, profile = job
     if profile == REDACTIONS:
-        regions, png = render_redaction_page(seed, index, page_type)
+        regions, png = render_redaction_page(seed, index, types[0])
         page_id = str(regions["page_id"])
         write_atomic(out / f"{page_id}.png", png)
         write_atomic(out / f"{page_id}.json", (json.dumps(regions, indent=1) + "\n").encode())
-        return page_id
-    gold, png = render_page(seed, index, page_type, default_schema(), mentions=profile == ENTITIES)
-    write_atomic(out / gold.image, png)
-    write_atomic(out / f"{gold.page_id}.json", (gold.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
-    return gold.page_id
+        return [page_id]
+    if profile == DOCUMENTS:
+        pages = render_document(seed, index, types, default_schema())
+    else:
+        pages = [render_page(seed, index, types[0], default_schema(), mentions=profile == ENTITIES)]
+    for gold, png in pages:
+        write_atomic(out / gold.image, png)
+        write_atomic(out / f"{gold.page_id}.json", (gold.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
+    return [gold.page_id for gold, _ in pages]
 
 
 def synthesise(
@@ -93,12 +124,15 @@ def synthesise(
 ) -> list[str]:
     """Writes the set; returns the page ids in order."""
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(out, seed, i, t, profile) for i, t in enumerate(page_types(pages, profile, seed))]
+    types = page_types(pages, profile, seed)
+    size = DOCUMENT_PAGES if profile == DOCUMENTS else 1
+    jobs = [(out, seed, i, types[i * size : (i + 1) * size], profile) for i in range(-(-pages // size))]
     workers = max(1, workers or cores())
     ids = []
     with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
-        for page_id in pool.map(_write, jobs, chunksize=4) if pool else map(_write, jobs):
-            ids.append(page_id)
+        for page_ids in pool.map(_write, jobs, chunksize=4) if pool else map(_write, jobs):
+            ids += page_ids
             if progress:
-                progress(page_id)
+                for page_id in page_ids:
+                    progress(page_id)
     return ids

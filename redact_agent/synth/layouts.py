@@ -7,9 +7,9 @@ them, so the gold is exhaustive by construction: all PII on a page is what `Canv
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from redact_agent.synth.canvas import Canvas
+from redact_agent.synth.canvas import Canvas, Item
 from redact_agent.synth.values import LABELS, Values
 
 _VOCABULARY = """
@@ -183,12 +183,14 @@ class Page:
         self.y += c.line_height(f)
         self.gap(0.5)
 
-    def mentions(self) -> None:
+    def mentions(self, cast: Sequence[Item] | None = None) -> None:
         """Running text that names again, in another printed form, up to three of the people,
-        phones and codes already on the page ("... please confirm with BROWN, FRAN ... 312.555.0199"):
-        one entity, several mentions, which the gold records as one."""
+        phones and codes already on the page, or of `cast` (those of a document's other pages)
+        ("... please confirm with BROWN, FRAN ... 312.555.0199"): one entity, several mentions,
+        which the gold records as one."""
         c, f = self.c, self.c.font()
-        first = {i.entity: i for i in reversed(c.items) if i.type in MENTIONED and i.value and "\n" not in i.value}
+        items = c.items if cast is None else cast
+        first = {i.entity: i for i in reversed(items) if i.type in MENTIONED and i.value and "\n" not in i.value}
         chosen = self.rng.sample(sorted(first.values(), key=lambda i: i.entity), min(3, len(first)))
         space, x = c.length(" ", f), self.x
         for item in chosen:

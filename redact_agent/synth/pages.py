@@ -24,19 +24,25 @@ INJECTION_RATE = 0.08
 def draw_page(rng: random.Random, page_type: str, mentions: bool = False) -> tuple[Canvas, str]:
     """A page of `page_type` drawn clean, and how it was drawn; `mentions` adds running text
     that names some of its people, phones and codes again in other printed forms."""
+    page, drawn = lay_out(rng, page_type)
+    if mentions:
+        page.mentions()
+    return page.c, drawn + ("; mentions again" if mentions else "")
+
+
+def lay_out(rng: random.Random, page_type: str, entities: dict[str, int] | None = None) -> tuple[Page, str]:
+    """A page of `page_type` laid out on a clean canvas (its entities numbered on from
+    `entities`, a document's count so far), and how it was drawn."""
     dpi = rng.choice(DPIS)
     landscape = page_type == "other" and rng.random() < 0.4
     w, h = (11.0, 8.5) if landscape else (8.5, 11.0)
     face, pt = rng.choice(sorted(FACES)), round(rng.triangular(7, 14, 10), 1)
-    canvas = Canvas(round(w * dpi), round(h * dpi), dpi, face, pt, rng)
+    canvas = Canvas(round(w * dpi), round(h * dpi), dpi, face, pt, rng, entities)
     injection = rng.random() < INJECTION_RATE
     target = max(8, round(rng.gauss(*DENSITY)))
     page = Page(canvas, Values(rng.getrandbits(63)), injection)
     LAYOUTS[page_type](page, target)
-    if mentions:
-        page.mentions()
-    drawn = f"dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}"
-    return canvas, drawn + ("; mentions again" if mentions else "")
+    return page, f"dpi {dpi}; font {face} {pt}pt; injection {'yes' if injection else 'no'}"
 
 
 def ink_annotations(items: list[Item], items_map: NDArray[np.uint16], schema: Schema) -> list[GoldAnnotation]:

@@ -1,7 +1,7 @@
 """A found value is marked wherever else it is printed: in another case, with other edge
 punctuation, and, for a person, the surname printed alone."""
 
-from redact_agent.local.engine import find_spans
+from redact_agent.local.engine import _printed_as, find_spans
 from redact_agent.local.spans import PageText
 from redact_agent.policy import load_policy
 from tests.local.rows import rows
@@ -44,3 +44,25 @@ def test_a_name_printed_again_in_another_form_is_marked():
         ("Questions to BROWN, FRAN or F. Brown today", (40, 400, 700, 424)),
     )
     assert {("PERSON_NAME", "BROWN, FRAN", "repeat"), ("PERSON_NAME", "F. Brown", "repeat")} <= found
+
+
+def _printed(type_: str, value: str, *texts: str) -> list[str]:
+    """What `_printed_as` finds of a value among words printed in one line."""
+    words = rows((" ".join(texts), (40, 40, 40 + 20 * len(" ".join(texts)), 64)))
+    found = _printed_as(PageText.of(words), type_, value)
+    return [" ".join(words[i].text for i in run)[left : -right or None] for run, left, right in found]
+
+
+def test_a_phone_is_found_again_in_another_format_and_with_a_digit_lost():
+    assert _printed("PHONE_NUMBER", "(943) 218-5379 ext. 12", "call", "943-218-5379", "today") == ["943-218-5379"]
+    assert "+1 943 218 5379" in _printed("PHONE_NUMBER", "(943) 218-5379", "tel", "+1", "943", "218", "5379")
+    assert _printed("PHONE_NUMBER", "(943) 218-5379", "tel", "(943:", "218-5379") == ["(943: 218-5379"]
+    assert _printed("PHONE_NUMBER", "514.922.8401", "tel", "514.922.840") == ["514.922.840"]
+    assert _printed("PHONE_NUMBER", "312-555-0199", "fax", "312-555-0198") == []  # another number
+
+
+def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
+    assert _printed("CONTRACT_NUMBER", "ORD-4352595", "see", "0RD-4352595.") == ["0RD-4352595"]
+    assert _printed("INVOICE_NUMBER", "ST-3584773", "Statement.ST-3584773") == ["ST-3584773"]
+    assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []
+    assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone

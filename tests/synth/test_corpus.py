@@ -162,3 +162,20 @@ def test_cli_synth_and_data_stats(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "4 pages" in out and (stats / "density.png").exists() and (stats / "items_per_page.png").exists()
     assert main(["synth", str(tmp_path / "x"), "--pages", "0"]) == 2
     assert main(["data", "stats", str(tmp_path / "empty")]) == 2
+
+
+def test_documents_name_each_others_values_on_earlier_and_later_pages(tmp_path: Path) -> None:
+    ids = synthesise(tmp_path, 7, seed=13, profile="documents", workers=1)
+    assert ids[:4] == ["synth-s13-d0000-p1", "synth-s13-d0000-p2", "synth-s13-d0000-p3", "synth-s13-d0001-p1"]
+    assert len(ids) == 7 and ids[-1] == "synth-s13-d0002-p1"  # the last document is short
+    backward = 0
+    for doc in ("d0000", "d0001"):
+        pages = [load_gold_page(tmp_path / f"synth-s13-{doc}-p{n}.json").annotations for n in (1, 2, 3)]
+        later = {a.entity for page in pages[1:] for a in page}
+        shared = {a.entity for a in pages[0]} & later
+        assert shared  # one entity, printed on several pages
+        # A document numbers entities page by page: one on page 1 numbered beyond page 1's own
+        # count was first printed on a later page, and page 1 names it again.
+        count = Counter(e.split("#")[0] for e in {a.entity for a in pages[0]})
+        backward += sum(1 for e in shared if int(str(e).split("#")[1]) > count[str(e).split("#")[0]])
+    assert backward

@@ -87,6 +87,7 @@ class Manifest:
         line = json.dumps(asdict(entry)) + "\n"
         with self._lock:
             try:
+                self.out_dir.mkdir(parents=True, exist_ok=True)  # a failure may be the first thing recorded
                 with self.path.open("a", encoding="utf-8") as fh:
                     fh.write(line)
                     fh.flush()

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from redact_agent.cli import main
+from redact_agent.errors import InputError
 from redact_agent.job import Job
 from redact_agent.local.engine import LocalEngine
 from redact_agent.pages import Finding, Prediction, PredictionPage
@@ -267,3 +268,22 @@ def test_values_found_on_any_page_are_searched_on_the_documents_other_pages(tmp_
         ("4268442", "CONTRACT_NUMBER#1"),
         ("Brown, Fran", "PERSON_NAME#1"),
     }
+
+
+class _Fails:
+    """A finder that cannot read any page."""
+
+    name = "fails"
+
+    def find_page(self, page_id, image):
+        raise InputError(f"{page_id}: unreadable")
+
+    def close(self):
+        pass
+
+
+def test_a_failure_recorded_before_any_output_still_makes_the_manifest(tmp_path):
+    out = tmp_path / "not" / "made" / "yet"
+    assert run(Job(_Fails(), None, out), [str(PAGE)]) == 1
+    entries = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert [(e["status"], e["error"]) for e in entries] == [("failed", f"{PAGE.stem}: unreadable")]

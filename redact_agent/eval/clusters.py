@@ -11,8 +11,8 @@ clusters): TP(e) = |C∩L| - 1, P(e) = 1 if C = {e} else TP / (|C| - 1), R(e) = 
 TP / (|L| - 1). P and R are means over the gold items of every scope; F1 the harmonic mean of the
 two means. Counting pairs of keys makes each item O(1): |C∩L| is the number of items with e's
 gold key and e's predicted key. Beside them, `critical_repeats` counts the critical items printed
-more than once, and those missed although another mention of theirs was found (what propagation
-should leave at 0).
+more than once, those missed although another mention of theirs was found (what propagation
+should leave at 0), and of those the ones not even covered by the predictions.
 
 Gold pages without entity ids (the real dev pages) get them derived: items of one type whose
 values have the same normal form (`linking.normal_form`) are one entity. That is a weaker check
@@ -48,6 +48,7 @@ class Mention:
     pred: Hashable | None
     type: str
     critical: bool = False
+    covered: bool = False  # >= 90% under the union of the predictions, matched or not
 
 
 def document_of(page_id: str) -> str:
@@ -82,7 +83,7 @@ def mentions(e: PageEval, prefix: str = "", baseline: Baseline | None = None) ->
             pred = ("pred", prefix, j)
         key = keys[i]
         gold = (prefix, key) if isinstance(key, tuple) and key[0] == "item" else key
-        out.append(Mention(gold, pred, a.type, bool(e.page.critical[i])))
+        out.append(Mention(gold, pred, a.type, bool(e.page.critical[i]), bool(e.page.covered[i])))
     return out, derived
 
 
@@ -114,17 +115,21 @@ def _counts(scope: Sequence[Mention], view: View) -> list[tuple[str, tuple[int, 
 
 def repeats_left(scopes: Sequence[Sequence[Mention]]) -> dict[str, int]:
     """Critical gold items printed more than once (`repeated`: the mentions of entities with
-    several), and those left unmatched although another mention of their entity was matched
-    (`left`): what propagation is for."""
-    repeated = left = 0
+    several), those left unmatched although another mention of their entity was matched
+    (`left`): what propagation is for; and of those, the ones not even covered (`left_uncovered`:
+    under 90% of their box under the predictions, so not redacted; the rest are redacted by a
+    box too loose or too tight to match)."""
+    repeated = left = uncovered = 0
     for scope in scopes:
         sizes = Counter(m.gold for m in scope)
         found = {m.gold for m in scope if m.pred is not None}
         for m in scope:
             if m.critical and sizes[m.gold] > 1:
                 repeated += 1
-                left += m.pred is None and m.gold in found
-    return {"repeated": repeated, "left": left}
+                missed = m.pred is None and m.gold in found
+                left += missed
+                uncovered += missed and not m.covered
+    return {"repeated": repeated, "left": left, "left_uncovered": uncovered}
 
 
 def cluster_scores(scopes: Sequence[Sequence[Mention]]) -> dict[str, object]:

@@ -93,4 +93,5 @@ def _clusters(block: Any) -> list[str]:
     title = f"Entity clusters per {block['scope']} (gold entities {block['gold_entities']}; end to end, then matched):"
     repeats = block["critical_repeats"]
     found = f"critical items printed more than once: {repeats['repeated']}, missed where another mention was found: "
-    return [title, *aligned(head, rows), found + str(repeats["left"])]
+    found += f"{repeats['left']} ({repeats['left_uncovered']} of them not even covered)"
+    return [title, *aligned(head, rows), found]

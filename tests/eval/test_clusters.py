@@ -85,5 +85,7 @@ def test_gold_without_entity_ids_derives_them_from_normal_forms():
 def test_a_critical_repeat_missed_where_another_mention_was_found_is_counted():
     scope = [Mention("e1", "x", "PHONE_NUMBER", True), Mention("e1", None, "PHONE_NUMBER", True),
              Mention("e2", None, "PHONE_NUMBER", True), Mention("e2", None, "PHONE_NUMBER", True),
-             Mention("e3", None, "DATE", False), Mention("e3", "y", "DATE", False)]  # fmt: skip
-    assert repeats_left([scope]) == {"repeated": 4, "left": 1}
+             Mention("e3", None, "DATE", False), Mention("e3", "y", "DATE", False),
+             Mention("e4", "z", "CUSTOMER_ID", True),
+             Mention("e4", None, "CUSTOMER_ID", True, covered=True)]  # fmt: skip
+    assert repeats_left([scope]) == {"repeated": 6, "left": 2, "left_uncovered": 1}

@@ -73,3 +73,11 @@ def test_glyphs_that_do_not_stand_apart_give_no_answer():
     page = _bracketed()
     page[28:30, 23:30] = 0  # the '(' touches the first digit: four columns for five characters
     assert tighten_chars(page, (18, 12, 66, 44), 5, 1, 4) is None
+
+
+def test_the_tops_of_the_next_lines_letters_in_a_tall_box_are_not_the_words_ink():
+    page = np.full((80, 200), 255, dtype=np.uint8)
+    page[10:30, 20:180] = 0  # the word's glyphs, one block of ink
+    page[36:40, 30:50] = 0  # the tops of the next line's letters, below a gap
+    page[5:8, 60:64] = 0  # an i's dot, above its own gap
+    assert tighten(page, (15, 3, 185, 41)) == (20.0, 5.0, 180.0, 30.0)

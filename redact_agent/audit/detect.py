@@ -36,6 +36,8 @@ OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
+MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
+TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
 CONTINUES = 0.25  # share of the ring around a gray or coloured box in its tone that makes it a piece
 SOLID = 0.6  # share of its box a solid box's black covers, the light print on it aside
@@ -263,12 +265,16 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
+    if w < h and h < TALL * s:
+        return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
         if code is not None and not (is_code(code, tone < 128) or _misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
+    if kind in ("gray", "color") and score < MIN_SCORE:
+        return None  # a shaded piece of a logo or a photo: no box is painted that unevenly
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
 
 

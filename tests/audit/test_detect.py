@@ -208,3 +208,13 @@ def test_a_misread_code_on_a_fill_leaves_it_a_redaction_and_a_word_showing_does_
     assert [r.code for r in detect.find(page, _Reads("bH4)"))] == ["bH4)"]
     assert detect.find(page, _Reads("p rem iu m")) == []
     assert detect.find(page, _Reads("M 50182")) == []  # a value showing through a shaded field
+
+
+def test_a_heavy_logos_letter_stem_and_an_unevenly_shaded_piece_are_no_redactions():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 318, 1338), fill="black")  # the "I" of a bold logo: narrower than tall
+    draw.rectangle((900, 1300, 1171, 1345), fill=(150, 150, 150))  # a piece of a logo shaded in two
+    draw.rectangle((1172, 1300, 1299, 1345), fill=(195, 195, 195))  # grays: no box is painted so unevenly
+    assert _boxes(page) == []
+    draw.rectangle((300, 1500, 700, 1545), fill=(150, 150, 150))  # an even gray box is one
+    assert len(_boxes(page)) == 1

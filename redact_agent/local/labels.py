@@ -300,7 +300,8 @@ def _office_code(v: str) -> bool:
 
 
 _CODE_END = re.compile(r"\b(?:no|code|id|ref|number|num)\.?$", re.IGNORECASE)
-_INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)\s*:\s*(?P<value>\S.*)$")
+# a label inside the value: "CPE:MBLM/MBLM/0110", or glued by a dot, "Statement.ST-3584773"
+_INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)(?:\s*:\s*|\.(?=[A-Za-z0-9]))(?P<value>\S.*)$")
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
 
 

@@ -3,8 +3,9 @@ and the cell overlap by a few pixels (detectors pad each line; the ad-buy pages 
 
 import pytest
 
-from redact_agent.local.engine import recognise, value_of
+from redact_agent.local.engine import find_spans, recognise, value_of
 from redact_agent.local.spans import PageText
+from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import Word
 from tests.local.rows import found, rows
 
@@ -106,6 +107,9 @@ def test_years_product_codes_and_counts_are_no_codes(line):
 def test_a_value_that_opens_with_its_own_label_takes_that_type():
     words = rows(("Est/External # CPE:MBLM/MBLM/0110", (40, 40, 520, 64)))
     assert any(t == "CUSTOMER_ID" and v.endswith("MBLM/MBLM/0110") for t, v in found(words))
+    words = rows(("Invoice: Statement.ST-3584773", (40, 40, 520, 64)))  # its label glued on by a dot
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    assert [(s.type, s.cut_left) for s in spans if s.words == (1,)] == [("INVOICE_NUMBER", len("Statement."))]
 
 
 def test_slash_separated_codes_are_customer_ids_and_dates_are_not():

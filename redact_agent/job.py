@@ -150,12 +150,19 @@ class Found:
     """One page after the finding pass: its linked predictions and, for a document of more than
     one page, its OCR words (where the other pages' values are searched)."""
 
-    page_id: str
-    name: Path  # where its outputs go, under the output folder
     doc: Document
     page: PredictionPage
     words: list[Word] | None
     seconds: float
+
+    @property
+    def page_id(self) -> str:
+        return self.page.page_id
+
+    @property
+    def name(self) -> Path:
+        """Where its outputs go, under the output folder."""
+        return self.doc.subdir / self.page_id
 
 
 def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, many: bool) -> Found | PageOutcome:
@@ -178,7 +185,7 @@ def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, ma
         return PageOutcome(page_id, doc.path, error, seconds=time.perf_counter() - t0)
     found = found.model_copy(update={"predictions": linker.link(found.predictions)})
     words = get_engine(job.ocr).words(image) if many else None
-    return Found(page_id, doc.subdir / page_id, doc, found, words, time.perf_counter() - t0)
+    return Found(doc, found, words, time.perf_counter() - t0)
 
 
 def redact_page(
@@ -218,8 +225,11 @@ class Batch:
     def __init__(self, job: Job, docs: list[Document], resume: bool) -> None:
         self._lock = threading.Lock()
         self.owners: dict[Path, Path] = {}
+        self.pages: dict[Path, int] = {}  # each input's page count
         for doc in docs:
-            for page_id in doc.page_ids():
+            page_ids = doc.page_ids()
+            self.pages[doc.path] = len(page_ids)
+            for page_id in page_ids:
                 self.owners.setdefault(doc.subdir / page_id, doc.path)
         self.stop = threading.Event()  # set when the finder can serve no page at all
         self.manifest = Manifest(job.out_dir, resume)
@@ -281,14 +291,17 @@ def documents(job: Job, docs: list[Document], batch: Batch) -> list[PageOutcome]
     the values found on all the others, earlier and later pages alike, searched in its words;
     no page of a document is written before all of it has been read."""
     linker = Linker()
-    many = sum(len(doc.page_ids()) for doc in docs) > 1
+    many = sum(batch.pages[doc.path] for doc in docs) > 1
     read: list[Found | _Settled] = []
     for doc in docs:
         try:
             for page in doc.pages():
                 if batch.stop.is_set():
                     return [r.outcome for r in read if isinstance(r, _Settled)]
-                read.append(_read(job, doc, page, batch, linker, many))
+                found = _find(job, doc, page, batch, linker, many)
+                if isinstance(found, _Settled):
+                    batch.record(found.name, found.outcome)
+                read.append(found)
         except BackendUnavailable:
             raise
         except RedactAgentError as exc:  # the file cannot be read (further)
@@ -334,17 +347,9 @@ def _values(pages: Iterable[list[Prediction]]) -> list[tuple[Prediction, set[int
     return list(seen.values())
 
 
-def _read(job: Job, doc: Document, page: Page, batch: Batch, linker: Linker, many: bool) -> Found | _Settled:
-    """The reading pass for one page: found and linked, or settled (another input writes its
-    outputs; an earlier run finished it, whose entities are linked again; it failed), which is
-    recorded at once."""
-    found = _find(job, doc, page, batch, linker, many)
-    if isinstance(found, _Settled):
-        batch.record(found.name, found.outcome)
-    return found
-
-
 def _find(job: Job, doc: Document, page: Page, batch: Batch, linker: Linker, many: bool) -> Found | _Settled:
+    """The reading pass for one page: found and linked, or settled (another input writes its
+    outputs; an earlier run finished it, whose entities are linked again; it failed)."""
     out, name = job.out_dir / doc.subdir, doc.subdir / page.page_id
     first = batch.owners.get(name, doc.path)
     if first != doc.path:

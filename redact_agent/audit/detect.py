@@ -237,6 +237,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     x, y, w, h = cv2.boundingRect(c)
     if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * grey.shape[0] * grey.shape[1]:
         return None
+    if w < h and h < TALL * s:
+        return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
     drawn = np.zeros((h, w), np.uint8)
     cv2.drawContours(drawn, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
     outline = drawn.astype(bool)
@@ -265,8 +267,6 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
-    if w < h and h < TALL * s:
-        return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)

@@ -17,7 +17,7 @@ from PIL import Image
 
 from redact_agent.boxes import union_box
 from redact_agent.linking import CODE_TYPES, code_form, normal_form, person
-from redact_agent.local import entities, labels, organizations, patterns, signatures, stations
+from redact_agent.local import entities, labels, organizations, patterns, places, signatures, stations
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
@@ -38,6 +38,7 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     entities.RECOGNISER,
     organizations.RECOGNISER,
     stations.RECOGNISER,
+    places.RECOGNISER,
 )
 
 

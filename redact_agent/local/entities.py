@@ -90,9 +90,9 @@ def is_common_first_name(word: str) -> bool:
     return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)
 
 
-def is_common_surname(word: str) -> bool:
-    """One of the census's 25,000 most frequent last names (any case)."""
-    return _ranked_within(_surname_ranks(), word, COMMON_SURNAME_RANK)
+def is_common_surname(word: str, limit: int = COMMON_SURNAME_RANK) -> bool:
+    """One of the census's `limit` (25,000) most frequent last names (any case)."""
+    return _ranked_within(_surname_ranks(), word, limit)
 
 
 def plausible_name(text: str) -> bool:

@@ -18,6 +18,7 @@ from redact_agent.local.entities import is_common_surname, is_person_name, plaus
 from redact_agent.local.layout import Segment, above, below, part, right_of
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
+from redact_agent.local.places import is_market, is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
 from redact_agent.tools.ocr import Word
@@ -59,12 +60,6 @@ def _text(v: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", v)) and not re.search(r"\d{3}", v) and len(v) <= 60
 
 
-def _place(v: str) -> bool:
-    """A place: text, not field words alone ("Sales Region: National" is a kind of sale, "Start
-    Date / End Date" the next column's header)."""
-    return _text(v) and field_share(v) < 1
-
-
 def _handle(v: str) -> bool:
     """A user name or device id: one token with a letter or a digit run, as logins are written."""
     return bool(re.fullmatch(r"[\w.@:-]{2,64}", v)) and bool(re.search(r"[A-Za-z]|\d{3}", v)) and not DATE.fullmatch(v)
@@ -102,7 +97,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         ),
         (r"ein|fein|federal\s+tax\s+id|tax\s+id|vat(?:\s+(?:no|number|#))?|duns|fcc\s*(?:id|#)?", "BUSINESS_ID", _id),
         (
-            r"(?:bank\s+)?account\s+number|routing(?:\s+(?:no|number|#))?|iban|card\s+(?:no|number|#)",
+            r"(?:bank\s+)?account\s+number|routing(?:\s+(?:no|number|#))?|iban|card(?:\s+(?:no|number|#))?",
             "FINANCIAL_ACCOUNT",
             _id,
         ),
@@ -130,7 +125,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         (r"(?:job\s+)?title|position|role", "JOB_TITLE", _text),
         (r"phone|tel|telephone|fax|ph|mobile|cell", "PHONE_NUMBER", _phone),
         (r"station|call\s+letters", "INSTITUTION_CODE", lambda v: bool(re.fullmatch(r"[A-Z][A-Z0-9-]{2,9}", v))),
-        (r"city|market|sales\s+region", "LOCATION", _place),
+        (r"city|market|sales\s+region", "LOCATION", is_market),
     ]
 ]
 _LABEL_END = re.compile(r"\s*[:#.]*\s*$")
@@ -325,6 +320,8 @@ def _value_spans(
         type_, ok = "PERSON_NAME", _name
     if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and _office_code(text):
         type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR" (spec/annotation.md)
+    if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and is_place(text):
+        type_, ok = "LOCATION", is_place  # "Sales Office: Baltimore", a bare city
     if type_ in ("PERSON_NAME", "ORGANIZATION"):
         # "Advertiser: Jacobs For Congress-R (135377)", "Salesperson: Eagle (1446)"
         code_type = "EMPLOYEE_ID" if _SALES.search(label) else "CUSTOMER_ID"

@@ -139,3 +139,7 @@ def test_a_header_wider_than_its_column_types_it():
 def test_one_character_under_a_header_is_no_code():
     words = _customer_column("1")
     assert not any(s.type == "CUSTOMER_ID" for s in recognise(PageText.of(words)))
+
+
+def test_a_card_label_alone_types_its_number():
+    assert ("FINANCIAL_ACCOUNT", "07229576813") in found(rows(("Card: 07229576813", (40, 40, 300, 64))))

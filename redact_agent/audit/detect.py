@@ -4,15 +4,17 @@ Filled boxes: the page's non-paper pixels are opened with a square a little thic
 stroke, so text, underlines and table rules vanish and solid fills remain. A remaining component
 is a redaction when it is box-shaped (its outline, holes filled, covers most of its bounding
 box), at least as tall as a line of small print, painted in one even tone (a fill, not a photo),
-not a piece of a larger fill that letters cut out, and not a shaded field that shows its text:
-ink inside a fill that reads as anything but a redaction code (Woo grounds "5.1.2e", FOIA
-"(b)(6)", "Buiten reikwijdte") makes it a look-alike. Outlines: a thin line around a blank
-area (a rectangle, or a polygon stepping around a paragraph) with a redaction code printed
-inside. A code is read by OCR, light text on a dark fill inverted first.
+not a piece of a larger fill that letters cut out (for black, a fill going on to its left or
+right: boxes painted one under another are taken apart by the black alone), and not a shaded
+field that shows its text: ink inside a fill that reads as anything but a redaction code (Woo
+grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte") makes it a look-alike. Outlines: a thin
+line around a blank area (a rectangle, or a polygon stepping around a paragraph) with a
+redaction code printed inside. A code is read by OCR, light text on a dark fill inverted first.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +48,7 @@ AROUND = 0.5  # share of black around a glyph's hole in a solid box
 WIDE = 1.5  # a gray or coloured box covers words: it is this much wider than tall, at least
 MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a marker stroke does not
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
+MIN_SKEW = 0.5  # and at least, for a box that fills its upright bounding box to be read as turned
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
 # Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
 # ("(b)(6)", "(b)(7)(C)", "b6"); and the markings of what is out of a request's scope, matched
@@ -112,12 +115,14 @@ def _rectilinear(contour: NDArray[Any]) -> bool:
     return len(points) >= 4 and bool(np.all(edges.min(axis=1) <= 2))
 
 
-def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int) -> bool:
+def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int, sides: bool) -> bool:
     """Whether the fill's tone goes on past its box: a redaction is a box on paper, while the
-    opening cuts a shaded header or a logo's bar into pieces between its letters."""
+    opening cuts a shaded header or a logo's bar into pieces between its letters. `sides`: look
+    only left and right, where letters cut a black bar; black boxes are painted one under
+    another, on successive lines, with a hairline of paper that a blurred scan darkens."""
     x, y, w, h = rect
-    x0, y0 = max(0, x - k), max(0, y - k)
-    ring = grey[y0 : y + h + k, x0 : x + w + k].astype(np.int16)
+    x0, y0 = max(0, x - k), max(0, y - k) if not sides else y
+    ring = grey[y0 : y + h + (0 if sides else k), x0 : x + w + k].astype(np.int16)
     inner = np.zeros(ring.shape, bool)
     inner[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = True
     same = np.abs(ring - int(tone)) <= TONE
@@ -173,7 +178,7 @@ def _fill_code_holes(dark: NDArray[np.bool_]) -> NDArray[np.bool_]:
         if not solid[rect] or pw * ph < HOLE_RATIO * w * h:
             return False
         # ... and black all around it: an '@' or an 'o' touching a box has paper on its far side
-        r = max(w, h)
+        r = max(2, min(w, h))  # a tall thin hole (a bracket) has black on both sides, not above and below
         return float(mask[max(0, y - r) : y + h + r, max(0, x - r) : x + w + r].mean()) >= AROUND
 
     return _fill_holes(mask, code_hole).astype(bool)
@@ -192,8 +197,10 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
     solid = _opened(painted, p.k)
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = [r for c in contours if (r := _filled(p, solid, c)) is not None]
-    out += _black_in_tint(p, dark, solid, out)
+    black = _opened(dark.astype(np.uint8), p.k)
+    black_contours = cv2.findContours(black, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    out = _unstacked(p, black, black_contours, [r for c in contours if (r := _filled(p, solid, c)) is not None])
+    out += _black_in_tint(p, black, black_contours, solid, out)
     out += _outlines(p)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
 
@@ -202,14 +209,51 @@ def _opened(mask: NDArray[Any], k: int) -> NDArray[np.uint8]:
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
 
 
-def _black_in_tint(p: _Page, dark: NDArray[np.bool_], painted: NDArray[np.uint8], found: list[Region]) -> list[Region]:
-    """Black boxes looked for in the black alone: one painted on a shaded ground, or touching a
-    logo's gray or a watermark, is part of a larger tinted component of `painted`. A black box
-    of `painted` was judged whole already (the code printed on it may split its black in two)."""
-    solid = _opened(dark.astype(np.uint8), p.k)
+def _unstacked(
+    p: _Page, black: NDArray[np.uint8], contours: Sequence[NDArray[Any]], found: list[Region]
+) -> list[Region]:
+    """`found` with boxes painted one under another taken apart: a blurred scan greys the
+    hairline of paper between them, so the tinted mask joins them into one ragged region (read
+    as a marker stroke), while the black alone (`black`, its `contours`) keeps each box or stroke."""
+    out = []
+    for region in found:
+        inside = [c for c in contours if _within(cv2.boundingRect(c), region.bbox)]
+        pieces = sorted(
+            (r for c in inside if (r := _filled(p, black, c)) is not None and r.kind in ("black", "marker")),
+            key=lambda r: r.bbox[1],
+        )
+        # one under another: on a skewed page their bounding boxes overlap a little
+        stacked = all(b.bbox[1] >= a.bbox[3] - 0.3 * min(_height(a), _height(b)) for a, b in itertools.pairwise(pieces))
+        if len(pieces) >= 2 and stacked and sum(r.area for r in pieces) >= 0.8 * region.area:
+            out += pieces
+        else:
+            out.append(region)
+    return out
+
+
+def _height(region: Region) -> float:
+    return region.bbox[3] - region.bbox[1]
+
+
+def _within(rect: Sequence[int], box: tuple[float, float, float, float]) -> bool:
+    x, y, w, h = rect
+    return x >= box[0] and y >= box[1] and x + w <= box[2] and y + h <= box[3]
+
+
+def _black_in_tint(
+    p: _Page,
+    black: NDArray[np.uint8],
+    contours: Sequence[NDArray[Any]],
+    painted: NDArray[np.uint8],
+    found: list[Region],
+) -> list[Region]:
+    """Black boxes looked for in the black alone (`black`, its `contours`): one painted on a
+    shaded ground, or touching a logo's gray or a watermark, is part of a larger tinted
+    component of `painted`. A black box of `painted` was judged whole already (the code
+    printed on it may split its black in two)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(painted)
     out = []
-    for c in cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+    for c in contours:
         x, y, w, h = cv2.boundingRect(c)
         if w < max(h, 40 * p.s):
             continue  # a logo's letters leave narrow pieces of black; a redaction covers a word
@@ -219,7 +263,7 @@ def _black_in_tint(p: _Page, dark: NDArray[np.bool_], painted: NDArray[np.uint8]
         tone = float(np.median(p.grey[py : py + ph, px : px + pw][within]))
         if label and float(within.mean()) >= MIN_FILL and tone < BLACK:
             continue
-        region = _filled(p, solid, c)
+        region = _filled(p, black, c)
         # drawn boxes only: in a tinted component, a logo's black pieces are as ragged as a marker
         if region is not None and region.kind == "black" and not any(_same(region, r) for r in found):
             out.append(region)
@@ -252,10 +296,11 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     if even < MIN_EVEN:
         return None
     polygon = None
-    if filled < MIN_FILL:  # a box on a skewed page fills the rectangle turned with it
+    if filled < MARKER_FILL:  # a box on a skewed page fills the rectangle turned with it
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
         turned = float(outline.sum()) / max(rw * rh, 1.0)
-        if turned >= MIN_FILL and min(angle % 90, 90 - angle % 90) <= MAX_SKEW:
+        skew = min(angle % 90, 90 - angle % 90)
+        if turned >= MIN_FILL and (filled < MIN_FILL or skew >= MIN_SKEW) and skew <= MAX_SKEW:
             filled = turned
             polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
     union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
@@ -265,7 +310,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     kind = _kind(tone, sat)
     if kind == "black" and filled < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
-    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
+    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k, sides=tone < BLACK)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:

@@ -4,7 +4,7 @@ our own redacted output, and the look-alikes that are no redaction."""
 import json
 import math
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from redact_agent.audit import detect
 from redact_agent.audit.job import run
@@ -218,3 +218,23 @@ def test_a_heavy_logos_letter_stem_and_an_unevenly_shaded_piece_are_no_redaction
     assert _boxes(page) == []
     draw.rectangle((300, 1500, 700, 1545), fill=(150, 150, 150))  # an even gray box is one
     assert len(_boxes(page)) == 1
+
+
+def test_boxes_painted_one_under_another_on_a_blurred_scan_are_each_found():
+    # three boxes on successive lines with a 3 px hairline of paper, which the blur greys
+    page, draw = _page()
+    for top in (1300, 1343, 1386):
+        draw.rectangle((300, top, 300 + (400 if top != 1343 else 330), top + 39), fill="black")
+    blurred = page.rotate(1.2, resample=Image.BILINEAR, fillcolor="white").filter(ImageFilter.GaussianBlur(1))
+    found = [r for r in detect.find(blurred, get_engine()) if r.bbox[1] > 1250]
+    assert len(found) == 3 and all(r.kind == "black" for r in found)
+    assert all(r.bbox[3] - r.bbox[1] < 55 for r in found)
+
+
+def test_a_glyph_hole_as_tall_as_the_box_is_filled_a_bracket_s_too():
+    # "(b)(4)" in large white print: its brackets leave tall thin holes with paper above and below the box
+    page, draw = _page()
+    draw.rectangle((300, 1300, 460, 1332), fill="black")
+    draw.text((335, 1302), "(b)(4)", fill="white", font=ImageFont.load_default(size=26))
+    [found] = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert found.bbox[0] <= 301 and found.bbox[2] >= 459 and found.code == "(b)(4)"

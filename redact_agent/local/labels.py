@@ -46,8 +46,9 @@ def _name(v: str) -> bool:
 
 
 def _plate(v: str) -> bool:
-    """A vehicle's identifier: a VIN or code, or a licence plate in two groups ("EEL 578")."""
-    return _id(v) or bool(re.fullmatch(r"(?=.*\d)[A-Z0-9]{2,4}[ -][A-Z0-9]{2,4}", v))
+    """A vehicle's identifier: a VIN or code, or a licence plate in two groups of eight
+    characters at most ("EEL 578", "3S 2998T")."""
+    return _id(v) or bool(re.fullmatch(r"(?=.*\d)(?=.{4,9}$)[A-Z0-9]{1,4}[ -][A-Z0-9]{2,5}", v))
 
 
 def _org(v: str) -> bool:

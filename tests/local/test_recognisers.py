@@ -346,6 +346,7 @@ def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
         ("E-ORDER: 1234567 (Rev 2)", "CONTRACT_NUMBER", "1234567"),  # an electronic order's number
         ("Member #M99455", "CUSTOMER_ID", "M99455"),  # the OCR gave the label's '#' to the value
         ("VIN: EEL 578", "VEHICLE_ID", "EEL 578"),  # a licence plate in two groups
+        ("Plate: 3S 2998T", "VEHICLE_ID", "3S 2998T"),  # of unequal length
         ("Attn: lan Haynes", "PERSON_NAME", "lan Haynes"),  # the OCR read the capital I as l
     ],
 )

@@ -17,6 +17,7 @@ import platform
 import shutil
 import time
 from collections.abc import Callable
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -41,15 +42,27 @@ from redact_agent.tools.ocr import clear_caches, rapid_models
 _PACKAGES = ("rapidocr", "onnxruntime", "tesserocr", "openai", "numpy", "pillow")
 
 
+@cache
+def build() -> str:
+    """A hash of the package's files: a change to the code or its data is another build, also
+    while the version stays the same (a bench rerun after an edit must not reuse the old pages)."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def run_id(data_dir: Path, spec: SystemSpec) -> str:
-    """The system's slug and a hash of the data, the system, the protocol and the package version,
-    so that a resumed run never mixes two builds or two protocols."""
+    """The system's slug and a hash of the data, the system, the protocol, the package version and
+    its build, so that a resumed run never mixes two builds or two protocols."""
     key = json.dumps(
         {
             "data": str(data_dir.resolve()),
             "system": spec.as_json(),
             "protocol": PROTOCOL.as_json(),
             "version": __version__,
+            "build": build(),
         },
         sort_keys=True,
     )
@@ -143,7 +156,7 @@ def _finish(data_dir: Path, spec: SystemSpec, run_dir: Path, schema: Schema) -> 
         "prompt": _prompt_record(spec, samples),
         "data_dir": str(data_dir.resolve()),
         "pages": len(samples),
-        "versions": {"redact_agent": __version__, "python": platform.python_version(), **_versions()},
+        "versions": {"redact_agent": __version__, "build": build(), "python": platform.python_version(), **_versions()},
         "rapidocr_models": rapid_models(),
         "protocol": PROTOCOL.as_json(),
         "scores": scores,

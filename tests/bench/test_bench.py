@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from redact_agent.bench import runner
 from redact_agent.bench.compare import compare
 from redact_agent.bench.runner import run_id, run_system
 from redact_agent.cli import main
@@ -130,6 +131,14 @@ def test_an_interrupted_run_resumes_where_it_stopped(
     done = CountingFinder(data)
     _run(data, tmp_path, done, spec, monkeypatch)
     assert done.calls == 0
+
+
+def test_another_build_of_the_same_version_is_another_run(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an edited checkout keeps its version: a rerun after an edit must not reuse the old pages
+    spec = parse_spec("local:single")
+    before = run_id(data, spec)
+    monkeypatch.setattr(runner, "build", lambda: "edited")
+    assert run_id(data, spec) != before
 
 
 def test_overlays_show_the_flipped_pages(

@@ -177,6 +177,8 @@ class Kernel:
         flood = False
         while True:
             remaining = deadline - time.monotonic()
+            if (remaining <= 0 or flood) and self._finished(msg_id, result):
+                return result  # it ended on its own: an interrupt now would hit the next call
             if remaining <= 0 or flood:
                 why = "its output went past the cap" if flood else f"it ran past the {lim.call_seconds:g} s limit"
                 result.error = f"execution stopped: {why}"
@@ -228,6 +230,20 @@ class Kernel:
             result.dropped_chars += len(text) - max(room, 0)
             text = text[: max(room, 0)]
         setattr(result, name, have + text)
+
+    def _finished(self, msg_id: str, result: ExecResult) -> bool:
+        """Fold the messages already waiting into `result`; True when they say the call is over
+        (a flood that ended by itself, its idle status queued behind its output)."""
+        assert self._client is not None
+        end = time.monotonic() + 0.5  # a flood that goes on never leaves the queue empty
+        while time.monotonic() < end:
+            try:
+                msg = self._client.get_iopub_msg(timeout=0.05)
+            except queue.Empty:
+                return False
+            if msg["parent_header"].get("msg_id") == msg_id and self._take(msg, result):
+                return True
+        return False
 
     def _wait_idle_after_interrupt(self, msg_id: str) -> bool:
         assert self._client is not None

@@ -180,6 +180,8 @@ def test_infinite_loop_is_interrupted(kernel):
 def test_100_mb_of_stdout_is_capped(kernel):
     r = kernel.execute("import sys\nsys.stdout.write('x' * 100_000_000)")
     assert r.truncated and len(r.stdout) == kernel.limits.output_chars
+    # it ended by itself: the next call is not interrupted by a stop meant for it
+    assert kernel.execute("print('next')").error is None
     flood = kernel.execute("while True:\n    print('y' * 10_000)")
     assert "output went past the cap" in flood.error and len(flood.stdout) <= kernel.limits.output_chars
     _still_works(kernel)

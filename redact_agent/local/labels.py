@@ -319,10 +319,11 @@ def _value_spans(
         # a bare person's name in an advertiser field is that person, and "Katz, John" or "Jim
         # House" in a person's field stays one (the default policy does not redact organisations)
         type_, ok = "PERSON_NAME", _name
-    if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and _office_code(text):
-        type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR" (spec/annotation.md)
-    if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label) and is_place(text):
-        type_, ok = "LOCATION", is_place  # "Sales Office: Baltimore", a bare city
+    if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label):  # spec/annotation.md
+        if _office_code(text):
+            type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR"
+        elif is_place(text):
+            type_, ok = "LOCATION", is_place  # "Sales Office: Baltimore", a bare city
     if type_ in ("PERSON_NAME", "ORGANIZATION"):
         # "Advertiser: Jacobs For Congress-R (135377)", "Salesperson: Eagle (1446)"
         code_type = "EMPLOYEE_ID" if _SALES.search(label) else "CUSTOMER_ID"

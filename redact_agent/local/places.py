@@ -53,10 +53,14 @@ def _places() -> dict[str, Any]:
 
 
 @cache
-def _states() -> dict[str, str]:
-    """US states' and territories' postal codes, and the states' names (casefolded), to codes."""
-    states: dict[str, str] = _places()["states"]
-    return {**{c: c for c in (*states, *_TERRITORIES)}, **{name.casefold(): c for c, name in states.items()}}
+def _codes() -> frozenset[str]:
+    """US states' and territories' postal codes."""
+    return frozenset((*_places()["states"], *_TERRITORIES))
+
+
+@cache
+def _state_names() -> frozenset[str]:
+    return frozenset(name.casefold() for name in _places()["states"].values())
 
 
 @cache
@@ -66,8 +70,8 @@ def _cities() -> frozenset[str]:
 
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    codes = "|".join(c for c in _states() if len(c) == 2)
-    names = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in _states() if len(n) > 2)
+    codes = "|".join(_codes())
+    names = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in _state_names())
     zip_ = r"\d{5}(?:-\d{4})?"
     city_state = re.compile(rf"(?<![\w,])[A-Z][a-z]+(?:[ -][A-Z][a-z]+){{0,2}},\s?(?:{codes})(?:\s+{zip_})?(?![\w-])")
     state_zip = re.compile(rf"(?<![\w,])(?i:{names})\s+{zip_}(?![\w-])")
@@ -77,10 +81,10 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 def is_place(text: str) -> bool:
     """A US city or state, or a city with its state ("Baltimore", "OHIO", "Kansas City, MO"),
     "City, ST" or "State 12345"."""
-    text = " ".join(text.strip(" .,;:|()").split())
+    text = _clean(text)
     city, comma, state = text.rpartition(",")
     if comma:
-        return _gazetteer(city) and (state.strip().upper() in _states() or state.strip().casefold() in _states())
+        return _gazetteer(city) and (state.strip().upper() in _codes() or state.strip().casefold() in _state_names())
     return _gazetteer(text) or any(p.fullmatch(text) for p in _patterns())
 
 
@@ -91,13 +95,18 @@ def is_market(text: str) -> bool:
 
 def _gazetteer(name: str) -> bool:
     name = name.strip().casefold()
-    return name in _cities() or (name in _states() and len(name) > 2)
+    return name in _cities() or name in _state_names()
+
+
+def _clean(text: str) -> str:
+    """A cell's text without the punctuation at its ends and with single spaces."""
+    return " ".join(text.strip(" .,;:|()").split())
 
 
 def _alone(text: str) -> bool:
     """A segment that is only a place: a city or state by a name that is no common first name,
     surname or word, or a city with its state."""
-    name = " ".join(text.strip(" .,;:|()").split()).casefold()
+    name = _clean(text).casefold()
     if "," in name:
         return is_place(text)
     person = is_common_first_name(name) or is_common_surname(name, NAME_LIKE_SURNAME_RANK)

@@ -17,7 +17,17 @@ from PIL import Image
 
 from redact_agent.boxes import union_box
 from redact_agent.linking import CODE_TYPES, code_form, normal_form, person
-from redact_agent.local import entities, labels, organizations, patterns, places, signatures, stations
+from redact_agent.local import (
+    entities,
+    handles,
+    labels,
+    organizations,
+    patterns,
+    places,
+    signatures,
+    stations,
+    wraps,
+)
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
@@ -39,6 +49,8 @@ RECOGNISERS: tuple[Recogniser, ...] = (
     organizations.RECOGNISER,
     stations.RECOGNISER,
     places.RECOGNISER,
+    wraps.RECOGNISER,
+    handles.RECOGNISER,
 )
 
 
@@ -222,11 +234,17 @@ def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], i
     want = [t.strip(EDGE).casefold() for t in tokens]
     if not want or want[0] not in text.folded:  # most values are not on a given page
         return []
-    n, out = len(want), []
+    n, out, edge = len(want), [], _value_edge(tokens[0])
     for seg in text.segs:
         have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
-        out += [_edges(words, seg.words[k : k + n]) for k in range(len(have) - n + 1) if have[k : k + n] == want]
+        out += [_edges(words, seg.words[k : k + n], edge) for k in range(len(have) - n + 1) if have[k : k + n] == want]
     return out
+
+
+def _value_edge(value: str) -> str:
+    """The edge punctuation that is no part of a value printed again: a '#' is, where the value
+    opens with it ("#37297")."""
+    return EDGE.replace("#", "") if value.startswith("#") else EDGE
 
 
 MIN_CODE_KEY = 5  # a shorter code is too often some other number
@@ -247,7 +265,7 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         return [_edges(text.words, run, _PHONE_EDGE) for run in runs]
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
-    out = [_edges(text.words, run) for run in text.code_runs.get(want, [])]
+    out = [_edges(text.words, run, _value_edge(value)) for run in text.code_runs.get(want, [])]
     return out + [((i,), left, right) for i, left, right in text.glued.get(value.casefold(), [])]
 
 

@@ -62,7 +62,7 @@ def _ink(
 def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where they fall into bands of rows with no ink
     between them, the band with the most ink, and a band above it only when its pieces are no
-    taller than dots and accents (an 'i's dot); a band below it is the tops of the next line's
+    taller or wider than dots and accents (an 'i's dot); a band below it is the tops of the next line's
     letters, which a skewed or tall OCR box takes in."""
     if len(components) < 2:
         return components
@@ -80,7 +80,13 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
     height = max(c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] for c in bands[main]) - min(
         c[cv2.CC_STAT_TOP] for c in bands[main]
     )
-    dots = [c for band in bands[:main] if all(c[cv2.CC_STAT_HEIGHT] <= 0.3 * height for c in band) for c in band]
+    small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
+    dots = [
+        c
+        for band in bands[:main]
+        if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
+        for c in band
+    ]
     return dots + bands[main]
 
 

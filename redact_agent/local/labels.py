@@ -92,7 +92,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         (r"(?:policy|certificate|cert)\s*(?:no|number|#|id)?", "POLICY_NUMBER", _id),
         (
             r"ssn|social\s+security(?:\s+(?:no|number|#))?|passport(?:\s+(?:no|number|#))?|"
-            r"driver'?s?\s+licen[cs]e(?:\s+(?:no|number|#))?|national\s+id",
+            r"driver'?s?\s+lic(?:en[cs]e)?(?:\s+(?:no|number|#))?|national\s+id",
             "GOVERNMENT_ID",
             _id,
         ),
@@ -195,9 +195,17 @@ def _code_kind(label: str) -> str | None:
 # digit run ("C75334", "HX-21-809494"; an ad's ISCI code, "PEPA0230H", has four and a letter
 # after); '#' before five or more digits ("#907193"). Agency,
 # account and reference codes: a CUSTOMER_ID, the commonest code on such forms, unless their field
-# is a product or brand. A year with a prefix ("FY2020", "Q42020") is no code.
+# is a product or brand. A year with a prefix ("FY2020", "Q42020") is no code. A bare number of
+# 11 to 19 digits that no phone recogniser took is printed as bank accounts and cards are: a
+# FINANCIAL_ACCOUNT (no amount, count or date has so many digits without separators).
 SLASH_CODE = re.compile(r"(?<![\w/])(?=[A-Z0-9/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])")
 _CAPS_CODE = re.compile(r"(?<![\w/#-])(?:[A-Z]{1,3}(?:-\d{2})?-?\d{4,}|#\d{5,})(?![\w/-])")
+_LONG_NUMBER = re.compile(r"(?<![\w/#.,$-])\d{11,19}(?![\w/-]|[.,]\d)")
+_SHAPES = (
+    (SLASH_CODE, "CUSTOMER_ID", "slash-separated parts"),
+    (_CAPS_CODE, "CUSTOMER_ID", "capitals or '#' before digits"),
+    (_LONG_NUMBER, "FINANCIAL_ACCOUNT", "11 digits or more, as an account is printed"),
+)
 _YEAR = re.compile(r"^(?:[A-Z]{1,3}|Q[1-4])-?(?:19|20)\d\d$")
 UNLABELLED_SCORE = 0.4  # below every label and pattern: a code's label, where there is one, types it
 
@@ -212,13 +220,13 @@ def _code(v: str) -> bool:
 
 def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
     out = []
-    for pattern, why in ((SLASH_CODE, "slash-separated parts"), (_CAPS_CODE, "capitals or '#' before digits")):
+    for pattern, type_, why in _SHAPES:
         for m in pattern.finditer(seg.text):
             if _DATE_RUN.search(m.group(0)) or _YEAR.match(m.group(0)):
                 continue
             words, left_cut, right_cut = seg.cuts(m.start(), m.end())
             reason = f"a code with no label, by its shape ({why})"
-            out.append(Span("CUSTOMER_ID", words, UNLABELLED_SCORE, "code-shape", left_cut, right_cut, reason))
+            out.append(Span(type_, words, UNLABELLED_SCORE, "code-shape", left_cut, right_cut, reason))
     if not out:
         return out
     left = next((s for s in segs if right_of(s, segs) == seg), None)
@@ -306,6 +314,8 @@ def _value_spans(
 ) -> list[Span]:
     raw = seg.text[start:]
     text = raw.strip(" :#|/,;")
+    if re.match(r"#\d", raw.lstrip(" :|/,;")):
+        text = "#" + text  # "Invoice No. #37297": a '#' glued to the digits is printed as the value's
     if not text:
         return []
     offset = seg.text.index(text, start)

@@ -84,7 +84,7 @@ def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment
 def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment | None:
     """The nearest segment below that overlaps `seg` horizontally."""
     # "Below" means starting under seg's middle: OCR line boxes (RapidOCR's especially) overlap.
-    top, limit = seg.box[1] + 0.6 * seg.height, seg.box[3] + max_lines * max(seg.height, 8)
+    top, limit = seg.box[1] + 0.5 * seg.height, seg.box[3] + max_lines * max(seg.height, 8)
     cands = [
         s
         for s in segs

@@ -46,6 +46,9 @@ _SPELLED = (
     rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}}|{_MONTHS},?\s+\d{{4}})"
 )
 DATE = re.compile(rf"(?<![\d/])(?:{_SPELLED}|{_NUMERIC}){_TIME}(?![\d/])", re.IGNORECASE)
+# A North American number as printed, with its country code or not ("(497) 991-9391", "+1 385 792
+# 8123"): what a run of digits must look like to be read as a phone without phonenumbers' context.
+PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[\s.-]*\d{4}\b")
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")

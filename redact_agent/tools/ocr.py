@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -217,16 +218,24 @@ class RapidOcrEngine(_Cached):
         return words
 
 
+_CODE_HEAD = re.compile(r"^[A-Za-z#]+-?\d+$")  # "M1", "INV-01": letters, then digits
+_CODE_TAIL = re.compile(r"^\d+[.,;:]?$")
+
+
 def _join_pieces(pieces: list[Word]) -> list[Word]:
     """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary"), in the line
-    text too; a lone capital followed closely by a lowercase piece is one word."""
+    text too: a lone capital followed closely by a lowercase piece is one word. It also reads a
+    space into a code where there is no gap ("INV-01 796", "M1 2168"): letters and digits
+    followed, with no gap, by digits are one word."""
     out: list[Word] = []
     for p in pieces:
         if out:
             prev = out[-1]
             height = max(prev.bbox[3] - prev.bbox[1], 1.0)
-            close = p.bbox[0] - prev.bbox[2] < 0.4 * height
-            if close and len(prev.text) == 1 and prev.text.isupper() and p.text[:1].islower():
+            gap = p.bbox[0] - prev.bbox[2]
+            capital = gap < 0.4 * height and len(prev.text) == 1 and prev.text.isupper() and p.text[:1].islower()
+            code = gap < 0.1 * height and _CODE_HEAD.match(prev.text) and _CODE_TAIL.match(p.text)
+            if capital or code:
                 box = (prev.bbox[0], min(prev.bbox[1], p.bbox[1]), p.bbox[2], max(prev.bbox[3], p.bbox[3]))
                 out[-1] = Word(prev.text + p.text, box, min(prev.confidence, p.confidence), p.line, p.block)
                 continue

@@ -44,16 +44,18 @@ LINES = [
     "Ref INV-30211 and PO-944504",
     "Dear Ms. Holstein,",
     "From: Tracie Henderson",
+    "Tel. 914.656.9452 bmorris",
 ]
 ADDRESS = ["3800 Hooper Avenue", "Baltimore, MD 21211"]
 CITY = "Towson, MD 21204"
 FAKER_ADDRESS = ["5472 Frank Lights", "Cherylshire, AR 51424"]  # a USPS suffix the street cue lacks
+WRAPPED = ["the invoice was sent to Caitlin", "Clayton at the office today"]  # a paragraph's two lines
 
 
 @pytest.fixture(scope="module")
 def found():
     font = ImageFont.load_default(size=24)
-    page = Image.new("RGB", (1100, 1700), "white")
+    page = Image.new("RGB", (1100, 1900), "white")
     d = ImageDraw.Draw(page)
     y = 30
     for line in LINES:
@@ -92,6 +94,7 @@ CASES = [
     ("CASE_NUMBER", "771234"),
     ("POLICY_NUMBER", "PX99812"),
     ("ONLINE_ID", "jdoe77"),
+    ("ONLINE_ID", "bmorris"),
     ("VEHICLE_ID", "7ABC123"),
     ("PERSON_NAME", "Valerie Holstein"),
     ("DATE_OF_BIRTH", "04/12/1980"),
@@ -148,10 +151,12 @@ def test_each_recogniser_proposes_only_the_types_it_declares():
     from redact_agent.tools.ocr import get_engine
 
     font = ImageFont.load_default(size=24)
-    page = Image.new("RGB", (1100, 1700), "white")
+    page = Image.new("RGB", (1100, 1900), "white")
     d = ImageDraw.Draw(page)
     for k, line in enumerate(LINES + ADDRESS):
         d.text((40, 30 + 48 * k), line, fill="black", font=font)
+    for k, line in enumerate(WRAPPED):
+        d.text((40, 30 + 48 * len(LINES + ADDRESS) + 28 * k), line, fill="black", font=font)
     text = PageText.of(get_engine("tesseract").words(page))
     for recogniser in RECOGNISERS:
         proposed = {s.type for s in recogniser.find(text)}

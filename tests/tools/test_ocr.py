@@ -73,3 +73,23 @@ def test_shipped_rapidocr_models_are_the_built_ones():
 def test_a_sliver_or_a_speck_has_no_words_and_no_error(name, size):
     # a PDF page 1 pt wide renders to a sliver; RapidOCR raised on it, which stopped the whole batch
     assert get_engine(name).words(Image.new("RGB", size, "white")) == []
+
+
+def _pieces(*parts: tuple[str, float, float]) -> list:
+    from redact_agent.tools.ocr import Word
+
+    return [Word(text, (x0, 100.0, x1, 120.0), 0.9, 0, 0) for text, x0, x1 in parts]
+
+
+def test_pieces_rapidocr_splits_are_joined_and_words_are_not():
+    from redact_agent.tools.ocr import _join_pieces
+
+    def texts(*parts):
+        return [w.text for w in _join_pieces(_pieces(*parts))]
+
+    assert texts(("J", 10, 20), ("im", 22, 40), ("Quinn", 50, 90)) == ["Jim", "Quinn"]
+    assert texts(("Client", 10, 50), ("M1", 60, 77), ("2168", 77, 108)) == ["Client", "M12168"]  # no gap
+    assert texts(("INV-01", 10, 45), ("796", 45, 62)) == ["INV-01796"]
+    assert texts(("M1", 60, 77), ("2168", 85, 108)) == ["M1", "2168"]  # a space's gap
+    assert texts(("+1", 10, 22), ("639", 22, 45)) == ["+1", "639"]  # a phone's groups
+    assert texts(("03/08/20", 10, 60), ("10:29", 61, 90)) == ["03/08/20", "10:29"]

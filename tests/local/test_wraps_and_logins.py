@@ -1,0 +1,95 @@
+"""Values a paragraph wraps onto its next line, logins among contact details, and codes with no
+label or with their '#'."""
+
+import pytest
+
+from redact_agent.local.engine import recognise, resolve, value_of
+from redact_agent.local.handles import is_login
+from redact_agent.local.spans import PageText
+from tests.local.rows import rows
+
+
+def _resolved(*lines: tuple[str, tuple[float, float, float, float]]) -> set[tuple[str, str]]:
+    words = rows(*lines)
+    return {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
+
+
+def test_a_name_the_paragraph_wraps_is_one_name_over_both_lines():
+    got = _resolved(
+        ("the monthly review was weekly kindly Caitlin", (40, 100, 900, 114)),
+        ("Clayton supplies renewal consulting subtotal", (40, 118, 860, 132)),
+    )
+    assert ("PERSON_NAME", "Caitlin\nClayton") in got
+
+
+def test_a_first_name_ending_a_line_over_another_column_is_not_joined():
+    got = _resolved(
+        ("the monthly review was weekly kindly Caitlin", (40, 100, 900, 114)),
+        ("Clayton supplies renewal consulting subtotal", (400, 118, 1260, 132)),
+    )
+    assert not any(t == "PERSON_NAME" for t, _ in got)
+
+
+def test_a_phone_number_and_an_extension_the_paragraph_wraps():
+    got = _resolved(
+        ("please call the office at (497)", (40, 100, 900, 114)),
+        ("991-9391 before the meeting starts", (40, 118, 860, 132)),
+        ("quantity report kindly schedule 636-629-8479", (40, 136, 900, 150)),
+        ("ext. 120 meeting minutes attached", (40, 154, 860, 168)),
+    )
+    assert ("PHONE_NUMBER", "(497)\n991-9391") in got
+    assert ("PHONE_NUMBER", "636-629-8479\next. 120") in got
+
+
+def test_digits_either_side_of_a_break_that_no_phone_is_printed_as_are_not_joined():
+    got = _resolved(
+        ("the total of the order was 49", (40, 100, 900, 114)), ("2026 01 26 was the day", (40, 118, 860, 132))
+    )
+    assert not any(t == "PHONE_NUMBER" for t, _ in got)
+
+
+@pytest.mark.parametrize(
+    "token", ["bmorris", "ericzimmerman", "wangchristopher", "gutierrezhannah", "john.smith", "hannah1987"]
+)
+def test_logins_made_of_names(token):
+    assert is_login(token)
+
+
+@pytest.mark.parametrize("token", ["hardware", "meeting", "supplies", "kindly", "Bmorris", "bob"])
+def test_words_are_no_logins(token):
+    assert not is_login(token)
+
+
+def test_a_login_ends_a_contact_line_and_not_a_line_of_running_text():
+    assert ("ONLINE_ID", "bmorris") in _resolved(("Tel. 914.656.9452 bmorris", (40, 100, 400, 114)))
+    running = _resolved(("please call 914.656.9452 today and ask the desk for bmorris", (40, 100, 900, 114)))
+    assert not any(t == "ONLINE_ID" for t, _ in running)
+
+
+def test_a_hash_glued_to_a_numbers_digits_is_printed_as_the_value_and_a_labels_is_not():
+    got = _resolved(("Invoice No. #37297", (40, 100, 300, 114)), ("Invoice # 40211", (40, 130, 300, 144)))
+    assert ("INVOICE_NUMBER", "#37297") in got
+    assert ("INVOICE_NUMBER", "40211") in got
+
+
+def test_a_repeat_of_a_hashed_value_keeps_its_hash():
+    got = _resolved(("Invoice No. #37297", (40, 100, 300, 114)), ("Total due for #37297 now", (40, 400, 400, 414)))
+    assert ("INVOICE_NUMBER", "#37297") in got and ("INVOICE_NUMBER", "37297") not in got
+
+
+def test_a_bare_long_number_is_an_account_and_a_short_one_is_not():
+    got = _resolved(
+        ("birth: 1973-08-15 77454288276", (40, 100, 500, 114)), ("Qty 1250 Total 4402", (40, 130, 400, 144))
+    )
+    assert ("FINANCIAL_ACCOUNT", "77454288276") in got
+    assert not any(t == "FINANCIAL_ACCOUNT" for t, v in got if v != "77454288276")
+
+
+def test_a_drivers_licence_by_its_abbreviated_label():
+    assert ("GOVERNMENT_ID", "D934-7408-8661") in _resolved(("Driver's Lic. D934-7408-8661", (40, 100, 400, 114)))
+
+
+def test_a_p_o_box_over_its_city_line_in_tight_leading_is_one_address():
+    # RapidOCR's line boxes of small print overlap by more than half a line
+    got = _resolved(("Ship to: P.O. Box 1019", (49, 329, 184, 357)), ("North Jonmouth, AL 40699", (99, 345, 261, 372)))
+    assert any(t == "POSTAL_ADDRESS" and v.startswith("P.O. Box 1019\nNorth Jonmouth") for t, v in got)

@@ -40,6 +40,9 @@ CITY_LINE = re.compile(
     r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)(?:[A-Z]{2}|D\.\s?C\.)(?:\.\s*|,?\s+)"
     r"\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
 )
+# A city line as the OCR may misread it, under a street line of its block: a state's letter read
+# as a digit ("New Aliciatown, M1 66029"), a ZIP's digit lost ("Gonzalezborough, AL 2601").
+_READ_CITY_LINE = re.compile(r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.],\s*[A-Z0-9]{2}\.?,?\s+\d{4,5}(?:-\d{4})?$")
 _TITLES = re.compile(
     r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
     r"(?:account\s+executive|sales\s+manager|general\s+manager|station\s+manager|traffic\s+manager|"
@@ -186,7 +189,11 @@ def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
     nxt = below(street, segs, max_lines=2.0)
     if nxt is not None and _aligned_below(nxt, street) and _UNIT.match(nxt.text):
         nxt = below(nxt, segs, max_lines=2.0)
-    return nxt is not None and _aligned_below(nxt, street) and bool(CITY_LINE.match(nxt.text))
+    return nxt is not None and _aligned_below(nxt, street) and _city_line_of_block(nxt.text)
+
+
+def _city_line_of_block(text: str) -> bool:
+    return bool(CITY_LINE.match(text) or _READ_CITY_LINE.match(text))
 
 
 # A house number and a few words: what a street line over a city line is, whatever its suffix or
@@ -227,7 +234,7 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         while nxt is not None and lines < 5:
             aligned = _aligned_below(nxt, street)
             if aligned and (
-                _UNIT.match(nxt.text) or CITY_LINE.match(nxt.text) or nxt.text.strip().upper() in ("US", "USA")
+                _UNIT.match(nxt.text) or _city_line_of_block(nxt.text) or nxt.text.strip().upper() in ("US", "USA")
             ):
                 block_words += nxt.words
                 lines += 1

@@ -28,9 +28,10 @@ def _ink(
     page_grey: NDArray[np.uint8], box: Box, centred: bool = True
 ) -> tuple[list[NDArray[np.int32]], int, int] | None:
     """The dark components of a word box's crop that are the word's ink, with the crop's origin;
-    None for a crop too small or without ink. `centred`: only components centred in the box (a
-    neighbour's ink in the margin is dropped), else every one that reaches into it (a glyph the
-    OCR box clips is kept)."""
+    None for a crop too small or without ink. `centred`: only components centred in the box, or
+    within a pixel of it (a neighbour's ink in the margin is dropped; the '(' of "(445)" that the
+    OCR box clipped by a pixel is kept), else every one that reaches into it (a glyph the OCR box
+    clips is kept)."""
     h, w = page_grey.shape
     x0, y0 = max(0, int(box[0]) - GROW), max(0, int(box[1]) - GROW)
     x1, y1 = min(w, int(np.ceil(box[2])) + GROW), min(h, int(np.ceil(box[3])) + GROW)
@@ -53,7 +54,7 @@ def _ink(
         # into the margin the crop adds around the word's box (cut off by the crop, or just inside it)
         clipped = (top < GROW or top + h > ch - GROW) and h < 0.4 * ch
         left, right = x0 + stats[i][cv2.CC_STAT_LEFT], x0 + stats[i][cv2.CC_STAT_LEFT] + w
-        inside = box[0] <= cx <= box[2] if centred else left < box[2] and right > box[0]
+        inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(stats[i])
     return _one_line(keep), x0, y0

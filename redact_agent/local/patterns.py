@@ -140,15 +140,21 @@ def _dates(seg: Segment) -> Iterator[Span]:
 
 
 def _phones(seg: Segment) -> Iterator[Span]:
+    """`phonenumbers`' matches, and a North American number as printed that it cut short or
+    missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166")."""
+    found = []
     for m in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
-        raw = m.raw_string
+        if len(re.sub(r"\D", "", m.raw_string)) >= 10:
+            found.append((m.start, m.end))
+    for m in PHONE_SHAPE.finditer(seg.text):
+        clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1])
+        if clear and not any(s < m.end() and m.start() < e for s, e in found):
+            found.append((m.start(), m.end()))
+    for start, end in found:
+        raw = seg.text[start:end].strip()
         # A bare run of digits is as likely an account or invoice number: want phone punctuation.
-        if (
-            len(re.sub(r"\D", "", raw)) >= 10
-            and re.search(r"[-().\s+]", raw.strip())
-            and not DATE.fullmatch(raw.strip())
-        ):
-            words, left, right = seg.cuts(m.start, m.end)
+        if re.search(r"[-().\s+]", raw) and not DATE.fullmatch(raw):
+            words, left, right = seg.cuts(start, end)
             yield Span("PHONE_NUMBER", words, 0.9, "phonenumbers", left, right)
 
 

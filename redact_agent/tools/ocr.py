@@ -223,8 +223,9 @@ _CODE_TAIL = re.compile(r"^\d+[.,;:]?$")
 
 
 def _join_pieces(pieces: list[Word]) -> list[Word]:
-    """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary"), in the line
-    text too: a lone capital followed closely by a lowercase piece is one word. It also reads a
+    """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary", "W hite"), in the
+    line text too: a lone capital (but the words "A" and "I") followed closely by a lowercase piece
+    is one word. It also reads a
     space into a code where there is no gap ("INV-01 796", "M1 2168"): letters and digits
     followed, with no gap, by digits are one word."""
     out: list[Word] = []
@@ -233,7 +234,8 @@ def _join_pieces(pieces: list[Word]) -> list[Word]:
             prev = out[-1]
             height = max(prev.bbox[3] - prev.bbox[1], 1.0)
             gap = p.bbox[0] - prev.bbox[2]
-            capital = gap < 0.4 * height and len(prev.text) == 1 and prev.text.isupper() and p.text[:1].islower()
+            lone = len(prev.text) == 1 and prev.text.isupper() and prev.text not in "AI"  # "A", "I" are words
+            capital = gap < 0.6 * height and lone and p.text[:1].islower()
             code = gap < 0.1 * height and _CODE_HEAD.match(prev.text) and _CODE_TAIL.match(p.text)
             if capital or code:
                 box = (prev.bbox[0], min(prev.bbox[1], p.bbox[1]), p.bbox[2], max(prev.bbox[3], p.bbox[3]))

@@ -88,3 +88,12 @@ def test_a_name_wrapped_over_two_lines_of_a_cell():
     assert ("PERSON_NAME", "JOHN ZWIRBLIS") in found(words)
     apart = rows(("JOHN", (100, 100, 170, 124)), ("Total", (100, 128, 180, 152)))
     assert not any(t == "PERSON_NAME" for t, _ in found(apart))
+
+
+def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_line():
+    words = rows(
+        ("799 Garcia Drives Apt. 671", (155, 137, 308, 158)), ("New Aliciatown, M1 66029", (155, 155, 300, 176))
+    )
+    blocks = {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"}
+    assert "799 Garcia Drives Apt. 671\nNew Aliciatown, M1 66029" in blocks
+    assert not any(t == "LOCATION" for t, _ in found(rows(("New Aliciatown, M1 66029", (155, 155, 300, 176)))))

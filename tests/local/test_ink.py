@@ -81,3 +81,12 @@ def test_the_tops_of_the_next_lines_letters_in_a_tall_box_are_not_the_words_ink(
     page[36:40, 30:50] = 0  # the tops of the next line's letters, below a gap
     page[5:8, 60:64] = 0  # an i's dot, above its own gap
     assert tighten(page, (15, 3, 185, 41)) == (20.0, 5.0, 180.0, 30.0)
+
+
+def test_a_glyph_the_ocr_box_clips_by_a_pixel_stays_and_the_foot_of_the_line_above_does_not():
+    page = np.full((60, 120), 255, np.uint8)
+    page[20:36, 29:31] = 0  # a '(' whose centre is half a pixel left of the OCR box
+    page[20:36, 34:44] = 0
+    page[22:36, 48:58] = 0
+    page[11:16, 40:56] = 0  # the foot of the line above: wider than a dot, over the word
+    assert tighten(page, (30.5, 10, 60, 40)) == (29.0, 20.0, 58.0, 36.0)

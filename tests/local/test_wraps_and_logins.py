@@ -93,3 +93,9 @@ def test_a_p_o_box_over_its_city_line_in_tight_leading_is_one_address():
     # RapidOCR's line boxes of small print overlap by more than half a line
     got = _resolved(("Ship to: P.O. Box 1019", (49, 329, 184, 357)), ("North Jonmouth, AL 40699", (99, 345, 261, 372)))
     assert any(t == "POSTAL_ADDRESS" and v.startswith("P.O. Box 1019\nNorth Jonmouth") for t, v in got)
+
+
+def test_a_phone_number_beside_other_digits_is_read_whole():
+    # phonenumbers takes only "564-3166" of this row
+    got = _resolved(("Tel. (509) 564-3166 67.187.142.251", (40, 100, 500, 114)))
+    assert ("PHONE_NUMBER", "(509) 564-3166") in got and ("ONLINE_ID", "67.187.142.251") in got

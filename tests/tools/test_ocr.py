@@ -93,3 +93,5 @@ def test_pieces_rapidocr_splits_are_joined_and_words_are_not():
     assert texts(("M1", 60, 77), ("2168", 85, 108)) == ["M1", "2168"]  # a space's gap
     assert texts(("+1", 10, 22), ("639", 22, 45)) == ["+1", "639"]  # a phone's groups
     assert texts(("03/08/20", 10, 60), ("10:29", 61, 90)) == ["03/08/20", "10:29"]
+    assert texts(("W", 10, 20), ("hite", 30, 60)) == ["White"]  # half a line height apart
+    assert texts(("I", 10, 14), ("think", 20, 60)) == ["I", "think"]

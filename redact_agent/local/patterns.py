@@ -143,9 +143,9 @@ def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
     missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166")."""
     found = []
-    for m in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
-        if len(re.sub(r"\D", "", m.raw_string)) >= 10:
-            found.append((m.start, m.end))
+    for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
+        if len(re.sub(r"\D", "", match.raw_string)) >= 10:
+            found.append((match.start, match.end))
     for m in PHONE_SHAPE.finditer(seg.text):
         clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1])
         if clear and not any(s < m.end() and m.start() < e for s, e in found):

@@ -238,3 +238,14 @@ def test_a_glyph_hole_as_tall_as_the_box_is_filled_a_bracket_s_too():
     draw.text((335, 1302), "(b)(4)", fill="white", font=ImageFont.load_default(size=26))
     [found] = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert found.bbox[0] <= 301 and found.bbox[2] >= 459 and found.code == "(b)(4)"
+
+
+def test_an_outline_with_small_print_inside_is_read_enlarged():
+    # a 1100 px tall page: a 15 px outline whose ground is in 8 px print, which the OCR reads
+    # only enlarged
+    page = Image.new("RGB", (850, 1100), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((458, 460, 536, 476), outline="black", width=2)
+    draw.text((478, 463), "(b)(6)", fill="black", font=ImageFont.load_default(size=10))
+    found = detect.find(page, get_engine())
+    assert [(r.kind, r.code) for r in found] == [("outline", "(b)(6)")]

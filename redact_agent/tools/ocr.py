@@ -224,10 +224,9 @@ _CODE_TAIL = re.compile(r"^\d+[.,;:]?$")
 
 def _join_pieces(pieces: list[Word]) -> list[Word]:
     """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary", "W hite"), in the
-    line text too: a lone capital (but the words "A" and "I") followed closely by a lowercase piece
-    is one word. It also reads a
-    space into a code where there is no gap ("INV-01 796", "M1 2168"): letters and digits
-    followed, with no gap, by digits are one word."""
+    line text too: a lone capital (but the words "A" and "I") followed closely by a lowercase
+    piece is one word. It also reads a space into a code where there is no gap ("INV-01 796",
+    "M1 2168"): letters and digits followed, with no gap, by digits are one word."""
     out: list[Word] = []
     for p in pieces:
         if out:

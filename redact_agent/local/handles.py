@@ -30,7 +30,7 @@ def _name_part(part: str) -> bool:
 
 def _two_parts(left: str, right: str) -> bool:
     """Initial + surname, first name + surname, or surname + first name."""
-    if len(right) < _PART or len(left) not in (1, *range(_PART, 30)):
+    if len(right) < _PART or 1 < len(left) < _PART:
         return False
     if is_common_surname(right) and (len(left) == 1 or is_common_first_name(left)):
         return True

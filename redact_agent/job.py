@@ -125,12 +125,20 @@ def verify(verifier: LocalEngine, redacted: Image.Image, predictions: list[Predi
 
 
 def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Prediction]:
-    """The new predictions that the page's own do not already cover (`COVERED` of their area)."""
-    if not new or not predictions:
-        return new
-    boxes, taken = as_array([p.bbox for p in new]), as_array([p.bbox for p in predictions])
-    covered = covered_areas(boxes, taken, intersections(boxes, taken))
-    return [p for p, c, a in zip(new, covered, areas(boxes), strict=True) if c < COVERED * a]
+    """The new predictions that the page's own do not already cover (`COVERED` of their area);
+    a critical one is covered only by critical predictions ("W. Davis" inside a wrongly found
+    organisation's name is still a person's name, and is labelled one)."""
+    critical = default_schema().is_critical
+    out = []
+    for p in new:
+        taken = [q.bbox for q in predictions if critical(q.type) or not critical(p.type)]
+        if not taken:
+            out.append(p)
+            continue
+        box, boxes = as_array([p.bbox]), as_array(taken)
+        if covered_areas(box, boxes, intersections(box, boxes))[0] < COVERED * areas(box)[0]:
+            out.append(p)
+    return out
 
 
 def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:

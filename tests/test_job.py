@@ -287,3 +287,15 @@ def test_a_failure_recorded_before_any_output_still_makes_the_manifest(tmp_path)
     assert run(Job(_Fails(), None, out), [str(PAGE)]) == 1
     entries = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
     assert [(e["status"], e["error"]) for e in entries] == [("failed", f"{PAGE.stem}: unreadable")]
+
+
+def test_a_value_from_another_page_inside_a_less_sensitive_prediction_is_added():
+    from redact_agent.job import _uncovered
+
+    name = Prediction(type="PERSON_NAME", bbox=(300, 100, 400, 120), value="W. Davis")
+    organization = Prediction(type="ORGANIZATION", bbox=(100, 100, 400, 124), value="spots W. Davis")
+    phone = Prediction(type="PHONE_NUMBER", bbox=(100, 100, 400, 124), value="(555) 010-0199")
+    assert _uncovered([name], [organization]) == [name]  # a person's name, whatever was found around it
+    assert _uncovered([name], [phone]) == []  # covered by a critical box already
+    place = Prediction(type="LOCATION", bbox=(300, 100, 400, 120), value="Davis")
+    assert _uncovered([place], [organization]) == []

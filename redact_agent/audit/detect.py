@@ -4,8 +4,8 @@ Filled boxes: the page's non-paper pixels are opened with a square a little thic
 stroke, so text, underlines and table rules vanish and solid fills remain. A remaining component
 is a redaction when it is box-shaped (its outline, holes filled, covers most of its bounding
 box), at least as tall as a line of small print, painted in one even tone (a fill, not a photo),
-not a piece of a larger fill that letters cut out (for black, a fill going on to its left or
-right: boxes painted one under another are taken apart by the black alone), and not a shaded
+not a piece of a larger fill that letters cut out (a gray or coloured fill going on to its left
+or right; black boxes painted one under another are taken apart by the black alone), and not a shaded
 field that shows its text: ink inside a fill that reads as anything but a redaction code (Woo
 grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte") makes it a look-alike. Outlines: a thin
 line around a blank area (a rectangle, or a polygon stepping around a paragraph) with a
@@ -39,9 +39,10 @@ MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
+LOW = 14  # px on a 2200 px page: a box, or an outline's inside, as low as a line of small print
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
-CONTINUES = 0.25  # share of the ring around a gray or coloured box in its tone that makes it a piece
+CONTINUES = 0.25  # share of the bands beside a gray or coloured box in its tone that makes it a piece
 SOLID = 0.6  # share of its box a solid box's black covers, the light print on it aside
 HOLE_RATIO = 8  # how many times a glyph's hole a solid box is
 AROUND = 0.5  # share of black around a glyph's hole in a solid box
@@ -73,12 +74,18 @@ def is_code(text: str, dark_fill: bool = False) -> bool:
     return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours) or marking is not None
 
 
+_FOIA_MISREAD = re.compile(r"^\(b\W?\(?\w?\d[\w()]{0,5}$", re.IGNORECASE)  # "(bN7HC)" for "(b)(7)(C)"
+
+
 def _misread(text: str) -> bool:
-    """Whether text read on a fill is a small code that OCR misread ("51 2e", "bH4)" for
-    "5.1.2e", "(b)(4)" in small print on a blurred scan): three to seven characters, a digit
-    among them, at most two letters, no run of four digits (a value showing through a shaded
-    field has longer ones, a word more letters). On an outline it could be a boxed page number."""
+    """Whether text read on a fill is a small code that OCR misread ("51 2e", "bH4)", "(bN7HC)"
+    for "5.1.2e", "(b)(4)", "(b)(7)(C)" in small print on a blurred scan): a FOIA code's opening,
+    or three to seven characters, a digit among them, at most two letters, no run of four digits
+    (a value showing through a shaded field has longer ones, a word more letters). On an outline
+    it could be a boxed page number."""
     chars = "".join(text.split())
+    if _FOIA_MISREAD.match(chars):
+        return True
     letters = sum(c.isalpha() for c in chars)
     return 3 <= len(chars) <= 7 and letters <= 2 and any(c.isdigit() for c in chars) and not re.search(r"\d{4}", chars)
 
@@ -99,11 +106,14 @@ def _inner_ink(grey: NDArray[np.uint8], mask: NDArray[np.bool_], tone: float) ->
     return mask & (np.abs(grey.astype(np.int16) - int(tone)) > 60)
 
 
+_BRACKETS = str.maketrans("{}[]", "()()")  # small print's brackets as the OCR reads them: "(b)(7}(C}"
+
+
 def _code(crop: Image.Image, dark_fill: bool, ocr: OcrEngine) -> str | None:
     """The text printed inside a box, or None when there is none; OCR reads dark on light."""
     if dark_fill:
         crop = Image.fromarray(255 - np.asarray(crop.convert("L"))).convert("RGB")
-    text = " ".join(w.text for w in ocr.words(crop)).strip()
+    text = " ".join(w.text for w in ocr.words(crop)).strip().translate(_BRACKETS)
     return text or None
 
 
@@ -129,18 +139,22 @@ def _rectilinear(contour: NDArray[Any]) -> bool:
     return len(points) >= 4 and bool(np.all(edges.min(axis=1) <= 2))
 
 
-def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int, sides: bool) -> bool:
-    """Whether the fill's tone goes on past its box: a redaction is a box on paper, while the
-    opening cuts a shaded header or a logo's bar into pieces between its letters. `sides`: look
-    only left and right, where letters cut a black bar; black boxes are painted one under
-    another, on successive lines, with a hairline of paper that a blurred scan darkens."""
+def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: float, k: int) -> bool:
+    """Whether the fill's tone goes on past its box to the left or right: a redaction is a box on
+    paper, while the opening cuts a shaded header or a logo's bar into pieces between its
+    letters. Only up to a column of paper (the gap before a box beside it), and paper is no
+    light gray's tone. Above and below do not count: boxes are painted one under another, on
+    successive lines, with a hairline of paper between them that a blurred scan darkens, or
+    none at all where a skewed page's boxes touch."""
     x, y, w, h = rect
-    x0, y0 = max(0, x - k), max(0, y - k) if not sides else y
-    ring = grey[y0 : y + h + (0 if sides else k), x0 : x + w + k].astype(np.int16)
-    inner = np.zeros(ring.shape, bool)
-    inner[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = True
-    same = np.abs(ring - int(tone)) <= TONE
-    return bool(same[~inner].mean() > CONTINUES) if (~inner).any() else False
+    rows = grey[y : y + h].astype(np.int16)
+    same = total = 0
+    for band in (rows[:, max(0, x - k) : x][:, ::-1], rows[:, x + w : x + w + k]):  # each side, outwards
+        paper = (band >= PAPER).mean(axis=0) >= 0.8
+        near = band[:, : int(paper.argmax()) if paper.any() else band.shape[1]]
+        same += int(((np.abs(near - int(tone)) <= TONE) & (near < PAPER)).sum())
+        total += band.size
+    return total > 0 and same / total > CONTINUES
 
 
 def _fill_holes(mask: NDArray[np.uint8], keep: Callable[[NDArray[Any], NDArray[Any]], bool]) -> NDArray[np.uint8]:
@@ -293,7 +307,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     """The filled box an opened component is, or None when it is no redaction."""
     grey, s = p.grey, p.s
     x, y, w, h = cv2.boundingRect(c)
-    if h < 14 * s or w < 14 * s or w * h > MAX_PAGE_SHARE * grey.shape[0] * grey.shape[1]:
+    if h < LOW * s or w < LOW * s or w * h > MAX_PAGE_SHARE * grey.shape[0] * grey.shape[1]:
         return None
     if w < h and h < TALL * s:
         return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
@@ -324,7 +338,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     kind = _kind(tone, sat)
     if kind == "black" and filled < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
-    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k, sides=tone < BLACK)):
+    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
@@ -367,7 +381,7 @@ def _outlines(p: _Page) -> list[Region]:
     holes: dict[int, list[int]] = {}
     for i, h in enumerate(hierarchy[0]):
         x, y, w, hh = cv2.boundingRect(contours[i])
-        if h[3] >= 0 and hh >= 20 * s and w >= 40 * s:
+        if h[3] >= 0 and hh >= LOW * s and w >= 40 * s:
             holes.setdefault(int(h[3]), []).append(i)
     out = []
     for parent, children in holes.items():

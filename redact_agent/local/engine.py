@@ -228,8 +228,9 @@ def _tokens(text: str) -> list[str]:
 
 
 def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
-    """Every place `tokens` are printed in a row, case and edge punctuation ignored: the words,
-    and the characters of the first and last word that are punctuation, not the value."""
+    """Every place `tokens` are printed in a row, case and edge punctuation ignored, the first
+    also where the OCR glued it to the word before (`PageText.tails`): the words, and the
+    characters of the first and last word that are not the value."""
     words = text.words
     want = [t.strip(EDGE).casefold() for t in tokens]
     if not want or want[0] not in text.folded:  # most values are not on a given page
@@ -237,7 +238,13 @@ def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], i
     n, out, edge = len(want), [], _value_edge(tokens[0])
     for seg in text.segs:
         have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
-        out += [_edges(words, seg.words[k : k + n], edge) for k in range(len(have) - n + 1) if have[k : k + n] == want]
+        for k in range(len(have) - n + 1):
+            if have[k + 1 : k + n] != want[1:]:
+                continue
+            run, left, right = _edges(words, seg.words[k : k + n], edge)
+            if have[k] == want[0]:
+                out.append((run, left, right))
+            out += [(run, cut, right) for tail, cut in text.tails.get(run[0], []) if tail == want[0]]
     return out
 
 

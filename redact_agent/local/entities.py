@@ -117,7 +117,8 @@ def is_person_name(text: str) -> bool:
     inverted = "," in text and up[0] in last and up[1] in first
     if not (plain or inverted):
         return False
-    return _person_tag(text)[1] != "Corporation"
+    tags, kind = _person_tag(text)
+    return kind != "Corporation" or set(tags) == {"CorporationName"}
 
 
 def is_name_with_rare_surname(text: str) -> bool:

@@ -23,11 +23,13 @@ from redact_agent.local.layout import Segment
 from redact_agent.local.spans import PageText, Recogniser, Span
 
 _TLD = r"(?:com|net|org|edu|gov|us|io|co|info|biz)"
-# An address as OCR reads it: split at the '@' ("collinskevin @yahoo.com"), the dot before the
-# domain's end read as a space or a comma ("name@yahoo com"), or, at a webmail domain, the '@'
-# read as another mark or a letter ("grayjonathanGhotmailcom", "ann©gmail.com").
+# An address as OCR reads it: split at the '@' ("collinskevin @yahoo.com", "tristan93(@ moore.com")
+# or once inside the domain ("name@gn il.com"), the dot before the domain's end read as a space or
+# a comma or followed by one ("name@yahoo com", "name@ gmail. com"), or, at a webmail domain, the
+# '@' read as another mark or a letter ("grayjonathanGhotmailcom", "ann©gmail.com").
 EMAIL = re.compile(
-    rf"[A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?:\.[A-Za-z]{{2,}}|[ ,]{_TLD}\b)"
+    rf"[A-Za-z0-9._%+-]+\(? ?@ ?[A-Za-z0-9-]+(?: [A-Za-z0-9-]+)?(?:\.[A-Za-z0-9-]+)*"
+    rf"(?:\.[A-Za-z]{{2,}}|\.?[ ,]{_TLD}\b)"
     rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?:[^\s\w.]|[A-Z0-9])?(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
 )
 URL = re.compile(

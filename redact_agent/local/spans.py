@@ -20,6 +20,7 @@ from redact_agent.tools.ocr import Word
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
 _PHONE_CHARS = re.compile(r"^[\d()+\-./:]+$")  # a phone's pieces as printed, with the ':' OCR reads for ')'
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
+_CAMEL = re.compile(r"(?<=[a-z])[A-Z]")  # a capital right after a lowercase letter: two words the OCR glued
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,23 @@ class PageText:
         return cls(words, segments(words))
 
     @cached_property
+    def tails(self) -> dict[int, list[tuple[str, int]]]:
+        """The words the OCR glued to a lowercase word before them ("orderCL-947007",
+        "lodgingDOMINGUEZ,"): each such word's tails as values are searched for, with the
+        characters before each."""
+        out: dict[int, list[tuple[str, int]]] = {}
+        for i, w in enumerate(self.words):
+            for m in _CAMEL.finditer(w.text):
+                out.setdefault(i, []).append((w.text[m.start() :].strip(EDGE).casefold(), m.start()))
+        return out
+
+    @cached_property
     def folded(self) -> frozenset[str]:
-        """The words as values are searched for: casefolded, edge punctuation ignored."""
-        return frozenset(w.text.strip(EDGE).casefold() for w in self.words)
+        """The words as values are searched for: casefolded, edge punctuation ignored; and the
+        words glued to them (`tails`)."""
+        return frozenset(w.text.strip(EDGE).casefold() for w in self.words) | {
+            tail for tails in self.tails.values() for tail, _ in tails
+        }
 
     @cached_property
     def phone_runs(self) -> dict[str, list[tuple[int, ...]]]:

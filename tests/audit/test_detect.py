@@ -206,6 +206,7 @@ def test_a_misread_code_on_a_fill_leaves_it_a_redaction_and_a_word_showing_does_
     draw.text((330, 1301), "5.1.2e", fill="white", font=ImageFont.load_default(size=30))
     assert [r.code for r in detect.find(page, _Reads("51 2e"))] == ["51 2e"]
     assert [r.code for r in detect.find(page, _Reads("bH4)"))] == ["bH4)"]
+    assert [r.code for r in detect.find(page, _Reads("(bN7HC)"))] == ["(bN7HC)"]  # a FOIA code's opening
     assert detect.find(page, _Reads("p rem iu m")) == []
     assert detect.find(page, _Reads("M 50182")) == []  # a value showing through a shaded field
 
@@ -249,3 +250,33 @@ def test_an_outline_with_small_print_inside_is_read_enlarged():
     draw.text((478, 463), "(b)(6)", fill="black", font=ImageFont.load_default(size=10))
     found = detect.find(page, get_engine())
     assert [(r.kind, r.code) for r in found] == [("outline", "(b)(6)")]
+
+
+def test_gray_boxes_on_touching_lines_of_a_skewed_scan_or_side_by_side_are_each_found():
+    # on a page turned by a degree, boxes painted on successive lines with a 3 px hairline touch
+    # the band above or below each other; two boxes of one line stand 6 px apart
+    page, draw = _page()
+    for top, right in ((1300, 700), (1343, 630), (1386, 760)):
+        draw.rectangle((300, top, right, top + 39), fill=(170, 170, 170))
+    draw.rectangle((300, 1600, 560, 1640), fill=(170, 170, 170))
+    draw.rectangle((567, 1600, 800, 1640), fill=(170, 170, 170))
+    turned = page.rotate(1.0, resample=Image.BILINEAR, fillcolor="white")
+    found = [r for r in detect.find(turned, get_engine()) if r.bbox[1] > 1250]
+    assert len(found) == 5 and all(r.kind == "gray" for r in found)
+
+
+def test_an_outline_whose_code_the_ocr_reads_with_braces_has_the_code():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 500, 1330), outline="black", width=2)
+    draw.text((320, 1303), "(b)(7)(C)", fill="black", font=ImageFont.load_default(size=20))
+    found = [r for r in detect.find(page, _Reads("(b)(7}(C}")) if r.bbox[1] > 1250]
+    assert [(r.kind, r.code) for r in found] == [("outline", "(b)(7)(C)")]
+
+
+def test_an_outline_as_low_as_a_line_of_small_print_is_found():
+    # a 150 DPI page (1650 px tall): a 16 px outline, 12 px inside
+    page = Image.new("RGB", (1275, 1650), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((636, 269, 712, 284), outline="black", width=2)
+    found = detect.find(page, _Reads("(b)(7)(C)"))
+    assert [(r.kind, r.code) for r in found] == [("outline", "(b)(7)(C)")]

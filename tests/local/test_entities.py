@@ -97,3 +97,10 @@ def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_
     blocks = {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"}
     assert "799 Garcia Drives Apt. 671\nNew Aliciatown, M1 66029" in blocks
     assert not any(t == "LOCATION" for t, _ in found(rows(("New Aliciatown, M1 66029", (155, 155, 300, 176)))))
+
+
+def test_a_name_probablepeople_calls_a_company_without_any_company_word_is_a_name():
+    from redact_agent.local.entities import is_person_name
+
+    assert is_person_name("Lynn Parker")  # probablepeople: {"CorporationName": "Lynn Parker"}
+    assert not is_person_name("Dallas Cowboys")  # a team: a company word makes it one

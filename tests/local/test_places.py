@@ -73,6 +73,9 @@ def test_a_sales_region_that_names_no_place_is_not_a_location():
         ("rate grayjonathanGhotmailcom request", "grayjonathanGhotmailcom"),  # '@' read as G, the dot lost
         ("Tel 555 oconnellwilliam@yahoo com", "oconnellwilliam@yahoo com"),  # the dot read as a space
         ("To collinskevin @yahoo.com", "collinskevin @yahoo.com"),  # split at the '@'
+        ("Tel tristan93(@ moore.com", "tristan93(@ moore.com"),  # a bracket before it
+        ("training dbentley@ gmail. com receipt", "dbentley@ gmail. com"),  # a space after the dot
+        ("1733 sonelizabeth@gn il.com", "sonelizabeth@gn il.com"),  # the domain split once
     ],
 )
 def test_emails_as_ocr_reads_them(line, value):

@@ -66,3 +66,15 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("INVOICE_NUMBER", "ST-3584773", "Statement.ST-3584773") == ["ST-3584773"]
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []
     assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone
+
+
+def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
+    words = rows(
+        ("Attn: James Dominguez", (40, 40, 400, 64)),
+        ("Customer ID: CL-947007", (40, 100, 400, 124)),
+        ("confirm lodgingDOMINGUEZ, JAMES and orderCL-947007", (40, 400, 1000, 424)),
+    )
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    got = {(s.type, words[s.words[0]].text[s.cut_left :], len(s.words)) for s in spans if s.source == "repeat"}
+    assert ("PERSON_NAME", "DOMINGUEZ,", 2) in got
+    assert ("CUSTOMER_ID", "CL-947007", 1) in got

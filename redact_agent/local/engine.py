@@ -30,6 +30,7 @@ from redact_agent.local import (
 )
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
+from redact_agent.local.orientation import turned_back, upright_turn
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
@@ -181,8 +182,13 @@ class LocalEngine:
         """Nothing to release: the OCR engines are shared for the life of the process."""
 
     def predict(self, page: Image.Image) -> list[Prediction]:
-        found = self.find(page)
-        return self.to_predictions(page, found)
+        """The page's predictions; a sideways page's are found on it turned upright."""
+        turn = upright_turn(page, self.ocr)
+        if turn is None:
+            return self.to_predictions(page, self.find(page))
+        upright = page.transpose(turn)
+        found = self.to_predictions(upright, self.find(upright))
+        return [p.model_copy(update={"bbox": turned_back(p.bbox, turn, page.size)}) for p in found]
 
     def to_predictions(self, page: Image.Image, found: Found) -> list[Prediction]:
         page_grey = grey(np.asarray(page))

@@ -1,19 +1,19 @@
-"""A page printed sideways is read turned upright, and its boxes land on the page as given."""
+"""A page printed sideways or upside down is read turned upright, and its boxes land on the page
+as given."""
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redact_agent.local.engine import LocalEngine
-from redact_agent.local.orientation import TURNS, sideways, turned_back
+from redact_agent.local.orientation import TURNS, sideways, turned_back, upright_turn
 from redact_agent.pages import Prediction
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import get_engine
 
 LINES = ["Contact: Mary Johnson", "Phone: (312) 555-0199", "Invoice No. INV-204871", "Thank you for your order"]
-OTHER_WAY = {
-    Image.Transpose.ROTATE_90: Image.Transpose.ROTATE_270,
-    Image.Transpose.ROTATE_270: Image.Transpose.ROTATE_90,
-}
+LEFT, RIGHT = TURNS
+HALF = Image.Transpose.ROTATE_180
+OTHER_WAY = {LEFT: RIGHT, RIGHT: LEFT, HALF: HALF}
 
 
 def _landscape() -> Image.Image:
@@ -28,7 +28,7 @@ def _value(p: Prediction) -> str:
     return p.value or ""
 
 
-@pytest.mark.parametrize("turn", TURNS)
+@pytest.mark.parametrize("turn", [*TURNS, HALF])
 def test_a_box_turned_back_lands_where_it_was(turn):
     page = Image.new("L", (300, 200), 255)
     ImageDraw.Draw(page).rectangle((50, 30, 119, 59), fill=0)
@@ -37,18 +37,17 @@ def test_a_box_turned_back_lands_where_it_was(turn):
     assert turned_back(ink, turn, page.size) == (50, 30, 120, 60)
 
 
-@pytest.mark.parametrize("turn", TURNS)
-def test_a_sideways_page_is_read_upright_and_its_boxes_turned_back(turn):
+@pytest.mark.parametrize("turn", [*TURNS, HALF])
+def test_a_sideways_or_upside_down_page_is_read_upright_and_its_boxes_turned_back(turn):
     engine = LocalEngine(policy=load_policy("all"))
     upright = _landscape()
     expected = engine.predict(upright)
-    page = upright.transpose(turn)  # the landscape form printed on a portrait page
-    assert sideways(get_engine().words(page)) and not sideways(get_engine().words(upright))
+    page = upright.transpose(turn)  # the landscape form printed on a portrait page, or fed upside down
+    assert sideways(get_engine().words(page)) == (turn != HALF) and not sideways(get_engine().words(upright))
+    assert upright_turn(upright, get_engine()) is None
     got = engine.predict(page)
     assert sorted((p.type, p.value) for p in got) == sorted((p.type, p.value) for p in expected)
     assert {"PERSON_NAME", "PHONE_NUMBER", "INVOICE_NUMBER"} <= {p.type for p in got}
-    for g, e in zip(
-        sorted(got, key=lambda p: p.value or ""), sorted(expected, key=lambda p: p.value or ""), strict=True
-    ):
+    for g, e in zip(sorted(got, key=_value), sorted(expected, key=_value), strict=True):
         on_page = turned_back(e.bbox, OTHER_WAY[turn], page.size)
         assert all(abs(a - b) <= 2 for a, b in zip(g.bbox, on_page, strict=True)), (g, on_page)

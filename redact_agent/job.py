@@ -37,6 +37,7 @@ from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page
 from redact_agent.linking import Linker
 from redact_agent.local.engine import LocalEngine, printed_again
+from redact_agent.local.orientation import upright
 from redact_agent.machine import peak_mb
 from redact_agent.manifest import Entry, Manifest, config_hash
 from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
@@ -156,11 +157,12 @@ def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:
 @dataclass
 class Found:
     """One page after the finding pass: its linked predictions and, for a document of more than
-    one page, its OCR words (where the other pages' values are searched)."""
+    one page, its OCR words, read upright (where the other pages' values are searched)."""
 
     doc: Document
     page: PredictionPage
     words: list[Word] | None
+    turn: Image.Transpose | None  # the turn the words were read at (`orientation.upright`)
     seconds: float
 
     @property
@@ -192,8 +194,11 @@ def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, ma
         error = f"invalid model output ({found.reason}); no redacted image written"
         return PageOutcome(page_id, doc.path, error, seconds=time.perf_counter() - t0)
     found = found.model_copy(update={"predictions": linker.link(found.predictions)})
-    words = get_engine(job.ocr).words(image) if many else None
-    return Found(doc, found, words, time.perf_counter() - t0)
+    words, turn = None, None
+    if many:
+        turned, turn = upright(image, get_engine(job.ocr))
+        words = get_engine(job.ocr).words(turned)
+    return Found(doc, found, words, turn, time.perf_counter() - t0)
 
 
 def redact_page(
@@ -206,7 +211,7 @@ def redact_page(
     out = job.out_dir / page.doc.subdir
     predictions = page.page.predictions
     if others and page.words is not None:
-        again = printed_again(image, page.words, others)
+        again = printed_again(image, page.words, page.turn, others)
         predictions = predictions + linker.link(_uncovered(again, predictions))
     codes = dict(job.codes)
     labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]

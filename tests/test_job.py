@@ -225,17 +225,19 @@ def test_a_folder_as_one_document_links_entities_across_its_files(tmp_path):
         assert _entities(out, "a-p1") == ["PERSON_NAME#1", "PERSON_NAME#2"] and _entities(out, "b") == [bob]
 
 
-def _text_pdf(path: Path, pages: list[list[str]]) -> None:
-    """A PDF of pages that print these lines."""
+def _text_pdf(path: Path, pages: list[list[str]], sideways: int | None = None) -> None:
+    """A PDF of pages that print these lines; page `sideways` (counted from 0) printed sideways."""
     import img2pdf
     from PIL import ImageDraw, ImageFont
 
     pngs = []
-    for lines in pages:
+    for n, lines in enumerate(pages):
         page = Image.new("RGB", (1100, 400), "white")
         draw = ImageDraw.Draw(page)
         for k, line in enumerate(lines):
             draw.text((40, 40 + 60 * k), line, fill="black", font=ImageFont.load_default(size=30))
+        if n == sideways:
+            page = page.transpose(Image.Transpose.ROTATE_90)
         buf = io.BytesIO()
         page.save(buf, format="PNG")
         pngs.append(buf.getvalue())
@@ -268,6 +270,16 @@ def test_values_found_on_any_page_are_searched_on_the_documents_other_pages(tmp_
         ("4268442", "CONTRACT_NUMBER#1"),
         ("Brown, Fran", "PERSON_NAME#1"),
     }
+
+
+def test_a_value_from_another_page_is_found_on_a_page_printed_sideways(tmp_path):
+    src = tmp_path / "doc.pdf"
+    _text_pdf(src, [["Please quote 4268442 today"], ["Contract #: 4268442"]], sideways=0)
+    out = tmp_path / "out"
+    assert run(Job(LocalEngine(mode="single", policy=load_policy("default")), None, out), [str(src)]) == 0
+    [again] = [p for p in json.loads((out / "doc-p1.json").read_text())["predictions"] if p["value"] == "4268442"]
+    x0, y0, x1, y1 = again["bbox"]
+    assert "found on another page" in again["reason"] and y1 - y0 > 3 * (x1 - x0)  # up the page, as printed
 
 
 class _Fails:

@@ -30,7 +30,7 @@ from redact_agent.local import (
 )
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
-from redact_agent.local.orientation import turned_back, upright_turn
+from redact_agent.local.orientation import turned_back_all, upright
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
@@ -182,13 +182,9 @@ class LocalEngine:
         """Nothing to release: the OCR engines are shared for the life of the process."""
 
     def predict(self, page: Image.Image) -> list[Prediction]:
-        """The page's predictions; a sideways page's are found on it turned upright."""
-        turn = upright_turn(page, self.ocr)
-        if turn is None:
-            return self.to_predictions(page, self.find(page))
-        upright = page.transpose(turn)
-        found = self.to_predictions(upright, self.find(upright))
-        return [p.model_copy(update={"bbox": turned_back(p.bbox, turn, page.size)}) for p in found]
+        """The page's predictions; a sideways or upside-down page's are found on it turned upright."""
+        turned, turn = upright(page, self.ocr)
+        return turned_back_all(self.to_predictions(turned, self.find(turned)), turn, page.size)
 
     def to_predictions(self, page: Image.Image, found: Found) -> list[Prediction]:
         page_grey = grey(np.asarray(page))
@@ -352,9 +348,14 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
     return out
 
 
-def printed_again(page: Image.Image, words: list[Word], found: Sequence[Prediction]) -> list[Prediction]:
+def printed_again(
+    page: Image.Image, words: list[Word], turn: Image.Transpose | None, found: Sequence[Prediction]
+) -> list[Prediction]:
     """Where values found on other pages of a document (`found`) are printed on this page, in
-    any of their forms, with ink-tight boxes: the document-wide half of marking repeats."""
+    any of their forms, with ink-tight boxes: the document-wide half of marking repeats. `words`
+    are read on the page turned upright by `turn` (`orientation.upright`)."""
+    size = page.size
+    page = page if turn is None else page.transpose(turn)
     text = PageText.of(words)
     spans = [
         span
@@ -363,7 +364,9 @@ def printed_again(page: Image.Image, words: list[Word], found: Sequence[Predicti
         for span in _spans_of(text, p.type, p.value, 0.5, "document", f"found on another page as {p.value!r}")
     ]
     page_grey = grey(np.asarray(page.convert("RGB")))
-    return [_prediction(page_grey, words, s, value_of(s, words)) for s in resolve(spans, words)]
+    return turned_back_all(
+        [_prediction(page_grey, words, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
+    )
 
 
 def _deny(policy: Policy, text: PageText) -> list[Span]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from PIL import Image
 
 from redact_agent.boxes import Box, union_box
+from redact_agent.pages import Prediction
 from redact_agent.tools.ocr import OcrEngine, Word
 
 TALL = 1.5  # a line's box this many times taller than wide runs up or down the page
@@ -54,6 +55,21 @@ def upright_turn(page: Image.Image, ocr: OcrEngine) -> Image.Transpose | None:
         return None
     turned = ocr.words(page.transpose(Image.Transpose.ROTATE_180))
     return Image.Transpose.ROTATE_180 if _confidence(turned) > _confidence(words) else None
+
+
+def upright(page: Image.Image, ocr: OcrEngine) -> tuple[Image.Image, Image.Transpose | None]:
+    """The page turned upright, and the turn (None: it is upright as given)."""
+    turn = upright_turn(page, ocr)
+    return (page if turn is None else page.transpose(turn)), turn
+
+
+def turned_back_all(
+    predictions: list[Prediction], turn: Image.Transpose | None, size: tuple[int, int]
+) -> list[Prediction]:
+    """Predictions found on the page turned by `turn`, on the page as given (`size`)."""
+    if turn is None:
+        return predictions
+    return [p.model_copy(update={"bbox": turned_back(p.bbox, turn, size)}) for p in predictions]
 
 
 def turned_back(box: Box, turn: Image.Transpose, size: tuple[int, int]) -> Box:

@@ -4,7 +4,8 @@ up or down, or a sheet fed into the scanner the wrong way round.
 RapidOCR reads a sideways page's lines as boxes taller than wide, turning each a quarter to read
 it, so the words come back, but half of them misread and laid out in columns, where the
 recognisers look for rows. Where most characters are in such lines, the page is read again
-turned a quarter each way and the turn read with the more confident characters is its upright.
+turned the quarter its lines' confidence points to, and the other way too where that reads
+unsurely (`upright_turn`).
 An upside-down page reads as rows of low confidence: below `UNSURE`, it is read turned half way
 too, and kept so where that reads better. The engine works on the page turned upright, and the
 boxes it finds are turned back onto the page as given.
@@ -20,24 +21,26 @@ from redact_agent.tools.ocr import OcrEngine, Word
 
 TALL = 1.5  # a line's box this many times taller than wide runs up or down the page
 TURNS = (Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270)  # a quarter turn left, and right
-# Below this mean confidence per character a page may be upside down, and is read turned half
-# way too: upright dev and synthetic pages read at 0.88 or more, two of them turned at 0.73-0.76.
+# A reading below this mean confidence per character is unsure: upright dev and synthetic pages
+# read at 0.88 or more, two of them upside down at 0.73-0.76, and a sideways page's lines turned
+# the wrong way at 0.71-0.79 (the right way: 0.99).
 UNSURE = 0.8
 
 
-def sideways(words: list[Word]) -> bool:
-    """Whether most characters are in lines that run up or down the page (on the dev and
-    synthetic pages: 92% on the one page printed sideways, none on any other)."""
+def _lines(words: list[Word]) -> list[tuple[list[Word], bool]]:
+    """Each OCR line's words, and whether the line runs up or down the page."""
     lines: dict[int, list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
-    total = tall = 0
+    out = []
     for line in lines.values():
         x0, y0, x1, y1 = union_box([w.bbox for w in line])
-        chars = sum(len(w.text) for w in line)
-        total += chars
-        tall += chars if y1 - y0 > TALL * (x1 - x0) else 0
-    return tall > total / 2
+        out.append((line, y1 - y0 > TALL * (x1 - x0)))
+    return out
+
+
+def _chars(words: list[Word]) -> int:
+    return sum(len(w.text) for w in words)
 
 
 def _confidence(words: list[Word]) -> float:
@@ -45,13 +48,32 @@ def _confidence(words: list[Word]) -> float:
     return sum(w.confidence * len(w.text) for w in words)
 
 
+def _sure(words: list[Word]) -> bool:
+    """Whether the characters are read with `UNSURE` confidence or more, on average."""
+    return _confidence(words) >= UNSURE * _chars(words)
+
+
+def sideways(words: list[Word]) -> bool:
+    """Whether most characters are in lines that run up or down the page (on the dev and
+    synthetic pages: 92% on the one page printed sideways, none on any other)."""
+    return 2 * sum(_chars(line) for line, tall in _lines(words) if tall) > _chars(words)
+
+
 def upright_turn(page: Image.Image, ocr: OcrEngine) -> Image.Transpose | None:
-    """The turn that sets a sideways or upside-down page upright; None for an upright page."""
+    """The turn that sets a sideways or upside-down page upright; None for an upright page.
+    RapidOCR turns a line that runs up or down a quarter left to read it: read surely, the page
+    is upright turned a quarter left, else most likely a quarter right; that turn is read, and
+    the other too only where it reads unsurely, the surer of the two kept. An upside-down page's
+    rows read unsurely: it is read turned half way, which is kept where it reads more surely."""
     words = ocr.words(page)
     if sideways(words):
-        return max(TURNS, key=lambda turn: _confidence(ocr.words(page.transpose(turn))))
-    chars = sum(len(w.text) for w in words)
-    if not chars or _confidence(words) >= UNSURE * chars:
+        tall = [w for line, up in _lines(words) if up for w in line]
+        turns = TURNS if _sure(tall) else TURNS[::-1]
+        first = ocr.words(page.transpose(turns[0]))
+        if _sure(first):
+            return turns[0]
+        return max(turns, key=lambda turn: _confidence(ocr.words(page.transpose(turn))))
+    if _sure(words):
         return None
     turned = ocr.words(page.transpose(Image.Transpose.ROTATE_180))
     return Image.Transpose.ROTATE_180 if _confidence(turned) > _confidence(words) else None

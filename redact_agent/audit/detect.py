@@ -47,6 +47,7 @@ SOLID = 0.6  # share of its box a solid box's black covers, the light print on i
 HOLE_RATIO = 8  # how many times a glyph's hole a solid box is
 AROUND = 0.5  # share of black around a glyph's hole in a solid box
 WIDE = 1.5  # a gray or coloured box covers words: it is this much wider than tall, at least
+MARKER_WIDE = 2.0  # and a marker stroke this much
 MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a marker stroke does not
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MIN_SKEW = 0.5  # and at least, for a box that fills its upright bounding box to be read as turned
@@ -338,6 +339,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
     kind = _kind(tone, sat)
     if kind == "black" and filled < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
+    if kind == "marker" and w < MARKER_WIDE * h:
+        return None  # a bold glyph or two, or a stamp's letter: a felt-tip stroke covers a word
     if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None

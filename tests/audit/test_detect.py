@@ -160,6 +160,13 @@ def test_a_felt_tip_stroke_is_a_marker_and_a_drawn_box_is_black():
     assert [r.kind for r in detect.find(page, get_engine())] == ["marker", "black"]
 
 
+def test_a_round_ended_blot_under_twice_as_wide_as_tall_is_no_marker_stroke():
+    page, draw = _page()
+    draw.rounded_rectangle((300, 1300, 360, 1336), radius=14, fill=(20, 20, 20))  # a bold glyph pair's size
+    draw.rounded_rectangle((300, 1500, 420, 1536), radius=14, fill=(20, 20, 20))  # a stroke over a short word
+    assert [(r.kind, r.bbox[1]) for r in detect.find(page, get_engine())] == [("marker", 1500.0)]
+
+
 def test_a_ground_s_number_on_a_black_box_is_its_code_and_a_number_in_a_gray_cell_is_not():
     page, draw = _page()
     font = ImageFont.load_default(size=30)

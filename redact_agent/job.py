@@ -196,8 +196,9 @@ def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, ma
     found = found.model_copy(update={"predictions": linker.link(found.predictions)})
     words, turn = None, None
     if many:
-        turned, turn = upright(image, get_engine(job.ocr))
-        words = get_engine(job.ocr).words(turned)
+        ocr = get_engine(job.ocr)
+        turned, turn = upright(image, ocr)
+        words = ocr.words(turned)
     return Found(doc, found, words, turn, time.perf_counter() - t0)
 
 

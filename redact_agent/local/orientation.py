@@ -5,7 +5,7 @@ RapidOCR reads a sideways page's lines as boxes taller than wide, turning each a
 it, so the words come back, but half of them misread and laid out in columns, where the
 recognisers look for rows. Where most characters are in such lines, the page is read again
 turned the quarter its lines' confidence points to, and the other way too where that reads
-unsurely (`upright_turn`).
+unsurely (`upright`).
 An upside-down page reads as rows of low confidence: below `UNSURE`, it is read turned half way
 too, and kept so where that reads better. The engine works on the page turned upright, and the
 boxes it finds are turned back onto the page as given.
@@ -59,30 +59,28 @@ def sideways(words: list[Word]) -> bool:
     return 2 * sum(_chars(line) for line, tall in _lines(words) if tall) > _chars(words)
 
 
-def upright_turn(page: Image.Image, ocr: OcrEngine) -> Image.Transpose | None:
-    """The turn that sets a sideways or upside-down page upright; None for an upright page.
-    RapidOCR turns a line that runs up or down a quarter left to read it: read surely, the page
-    is upright turned a quarter left, else most likely a quarter right; that turn is read, and
-    the other too only where it reads unsurely, the surer of the two kept. An upside-down page's
-    rows read unsurely: it is read turned half way, which is kept where it reads more surely."""
+def upright(page: Image.Image, ocr: OcrEngine) -> tuple[Image.Image, Image.Transpose | None]:
+    """The page turned upright, and the turn (None: it is upright as given). RapidOCR turns a
+    line that runs up or down a quarter left to read it: read surely, a sideways page is upright
+    turned a quarter left, else most likely a quarter right; that turn is read, and the other
+    too only where it reads unsurely, the surer of the two kept. An upside-down page's rows read
+    unsurely: it is read turned half way, which is kept where it reads more surely."""
     words = ocr.words(page)
     if sideways(words):
         tall = [w for line, up in _lines(words) if up for w in line]
-        turns = TURNS if _sure(tall) else TURNS[::-1]
-        first = ocr.words(page.transpose(turns[0]))
-        if _sure(first):
-            return turns[0]
-        return max(turns, key=lambda turn: _confidence(ocr.words(page.transpose(turn))))
+        first, other = TURNS if _sure(tall) else TURNS[::-1]
+        turned = page.transpose(first)
+        read = ocr.words(turned)
+        if _sure(read):
+            return turned, first
+        flipped = page.transpose(other)
+        return (flipped, other) if _confidence(ocr.words(flipped)) > _confidence(read) else (turned, first)
     if _sure(words):
-        return None
-    turned = ocr.words(page.transpose(Image.Transpose.ROTATE_180))
-    return Image.Transpose.ROTATE_180 if _confidence(turned) > _confidence(words) else None
-
-
-def upright(page: Image.Image, ocr: OcrEngine) -> tuple[Image.Image, Image.Transpose | None]:
-    """The page turned upright, and the turn (None: it is upright as given)."""
-    turn = upright_turn(page, ocr)
-    return (page if turn is None else page.transpose(turn)), turn
+        return page, None
+    flipped = page.transpose(Image.Transpose.ROTATE_180)
+    if _confidence(ocr.words(flipped)) > _confidence(words):
+        return flipped, Image.Transpose.ROTATE_180
+    return page, None
 
 
 def turned_back_all(

@@ -5,7 +5,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redact_agent.local.engine import LocalEngine
-from redact_agent.local.orientation import TURNS, sideways, turned_back, upright_turn
+from redact_agent.local.orientation import TURNS, sideways, turned_back, upright
 from redact_agent.pages import Prediction
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import get_engine
@@ -40,11 +40,11 @@ def test_a_box_turned_back_lands_where_it_was(turn):
 @pytest.mark.parametrize("turn", [*TURNS, HALF])
 def test_a_sideways_or_upside_down_page_is_read_upright_and_its_boxes_turned_back(turn):
     engine = LocalEngine(policy=load_policy("all"))
-    upright = _landscape()
-    expected = engine.predict(upright)
-    page = upright.transpose(turn)  # the landscape form printed on a portrait page, or fed upside down
-    assert sideways(get_engine().words(page)) == (turn != HALF) and not sideways(get_engine().words(upright))
-    assert upright_turn(upright, get_engine()) is None
+    level = _landscape()
+    expected = engine.predict(level)
+    page = level.transpose(turn)  # the landscape form printed on a portrait page, or fed upside down
+    assert sideways(get_engine().words(page)) == (turn != HALF) and not sideways(get_engine().words(level))
+    assert upright(level, get_engine())[1] is None and upright(page, get_engine())[1] == OTHER_WAY[turn]
     got = engine.predict(page)
     assert sorted((p.type, p.value) for p in got) == sorted((p.type, p.value) for p in expected)
     assert {"PERSON_NAME", "PHONE_NUMBER", "INVOICE_NUMBER"} <= {p.type for p in got}

@@ -3,7 +3,8 @@
 Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
 components whose centres lie inside the original box (cell rules, neighbouring words that
 only reach into the margin, and short pieces that reach into the added margin above or below,
-which are the descenders and ascenders of the lines above and below, are dropped), keep the
+which are the descenders and ascenders of the lines above and below, are dropped), cut a glyph
+that a stamp's ring or frame crosses to the other glyphs' rows (`_in_glyph_rows`), keep the
 band of rows with the most ink (`_one_line`), and take their extents.
 A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
 gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
@@ -18,6 +19,8 @@ from numpy.typing import NDArray
 from redact_agent.boxes import Box
 
 GROW = 2
+TALL = 1.6  # a component this many times the word's tall glyphs' height: a stamp or frame crosses it
+STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
 
 
 def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -41,7 +44,7 @@ def _ink(
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
     _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     ch, cw = ink.shape
     keep = []
     for i in range(1, n):
@@ -56,8 +59,42 @@ def _ink(
         left, right = x0 + stats[i][cv2.CC_STAT_LEFT], x0 + stats[i][cv2.CC_STAT_LEFT] + w
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
-            keep.append(stats[i])
-    return _one_line(keep), x0, y0
+            keep.append(i)
+    found = _in_glyph_rows(keep, np.asarray(stats, dtype=np.int32), np.asarray(labels, dtype=np.int32))
+    return _one_line(found), x0, y0
+
+
+def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32]) -> list[NDArray[np.int32]]:
+    """The stats rows of components `keep`, with a glyph that a stamp's ring or a frame crosses cut
+    to the rows of the word's other glyphs. Such a component runs out of the crop at its top or
+    bottom, which a glyph does not; it is more than `TALL` times the height of the word's tall
+    glyphs (the upper quartile of the components that are not specks, dots or dashes, which are
+    under a sixth of the crop); and it is strokes, not a solid shape (a logo's ground). It is
+    measured only in the rows the other glyphs span, widened by a quarter of their height (for
+    its own ascender or descender)."""
+    ch = labels.shape[0]
+    heights = {i: int(stats[i][cv2.CC_STAT_HEIGHT]) for i in keep}
+    glyphs = [h for h in heights.values() if h >= ch / 6]
+    limit = TALL * float(np.percentile(glyphs, 75)) if len(glyphs) >= 4 else float("inf")
+
+    def crosses(i: int) -> bool:
+        top, h, w = int(stats[i][cv2.CC_STAT_TOP]), heights[i], int(stats[i][cv2.CC_STAT_WIDTH])
+        return h > limit and (top == 0 or top + h == ch) and stats[i][cv2.CC_STAT_AREA] < STROKES * h * w
+
+    crossed = [i for i in keep if crosses(i)]
+    normal = [i for i in keep if i not in crossed]
+    if not crossed or len(normal) < 3:
+        return [stats[i] for i in keep]
+    top = min(int(stats[i][cv2.CC_STAT_TOP]) for i in normal)
+    bottom = max(int(stats[i][cv2.CC_STAT_TOP]) + heights[i] for i in normal)
+    rows = slice(max(0, top - (bottom - top) // 4), bottom + (bottom - top) // 4)
+    out = [stats[i] for i in normal]
+    for i in crossed:
+        ys, xs = np.nonzero(labels[rows] == i)
+        if len(xs):
+            ys += rows.start
+            out.append(np.array([xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1, len(xs)], dtype=np.int32))
+    return out
 
 
 def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:

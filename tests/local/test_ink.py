@@ -90,3 +90,43 @@ def test_a_glyph_the_ocr_box_clips_by_a_pixel_stays_and_the_foot_of_the_line_abo
     page[22:36, 48:58] = 0
     page[11:16, 40:56] = 0  # the foot of the line above: wider than a dot, over the word
     assert tighten(page, (30.5, 10, 60, 40)) == (29.0, 20.0, 58.0, 36.0)
+
+
+def _stamped_word() -> np.ndarray:
+    # Five glyphs 16 px tall (the first a capital with a descender, 22 px: a 'J'), and a stamp's
+    # ring 2 px wide that touches the fourth glyph and runs on above and below the box.
+    page = np.full((80, 200), 255, np.uint8)
+    page[20:42, 30:38] = 0
+    for x in (44, 58, 72, 86):
+        page[26:42, x : x + 10] = 0
+    yy, xx = np.mgrid[0:80, 0:200]
+    ring = np.abs(np.hypot(yy - 34, xx - 22) - 50) < 1.2
+    page[ring] = 0
+    return page
+
+
+def test_a_stamp_ring_across_a_word_is_cut_to_the_glyph_rows():
+    page = _stamped_word()
+    x0, y0, x1, y1 = tighten(page, (26, 14, 100, 48))
+    # The ring runs on to the crop's edges (14 - 2 and 48 + 2): it is cut to the glyphs' rows and
+    # at most a quarter of their height (22 // 4) above and below them.
+    assert (x0, x1) == (30.0, 96.0)
+    assert 15.0 <= y0 <= 20.0 and 42.0 <= y1 <= 47.0
+
+
+def test_a_tall_capital_is_not_taken_for_a_stamp():
+    # A 'J' with its descender is taller than the word's lowercase glyphs, but it stays inside the box.
+    page = _stamped_word()
+    page[np.isin(page, [0])] = 255
+    page[20:42, 30:38] = 0
+    for x in (44, 58, 72, 86):
+        page[26:36, x : x + 10] = 0
+    assert tighten(page, (26, 14, 100, 48)) == (30.0, 20.0, 96.0, 42.0)
+
+
+def test_a_logo_on_a_solid_ground_keeps_its_ground():
+    page = np.full((80, 200), 255, np.uint8)
+    page[10:70, 20:180] = 40  # the logo's dark ground, taller than its letters
+    for x in (40, 70, 100, 130):
+        page[30:50, x : x + 12] = 0
+    assert tighten(page, (18, 10, 182, 70)) == (20.0, 10.0, 180.0, 70.0)

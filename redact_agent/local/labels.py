@@ -252,10 +252,14 @@ def _code_label(label: str) -> str | None:
     return kind if label.endswith("#") else None
 
 
+_MISREAD_ID = re.compile(r"(?<= )(?:[Il1|][Il1|]?\)|[l1|]D)(?=\s*[:#.]*\s*$)")  # "ID" read as "II)", "lD"
+
+
 def _label_core(text: str) -> tuple[str, str]:
     """A label's words without the punctuation that ends it, and with its '#' kept ("Member #":
-    the '#' says which label it is)."""
-    return _LABEL_END.sub("", text.strip()).strip(), re.sub(r"\s*[:.]*\s*$", "", text.strip())
+    the '#' says which label it is); a final "ID" that the OCR misread ("Customer II)") is "ID"."""
+    text = _MISREAD_ID.sub("ID", text.strip())
+    return _LABEL_END.sub("", text).strip(), re.sub(r"\s*[:.]*\s*$", "", text)
 
 
 def _in_table(text: str) -> tuple[str, Callable[[str], bool]] | None:

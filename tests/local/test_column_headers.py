@@ -143,3 +143,10 @@ def test_one_character_under_a_header_is_no_code():
 
 def test_a_card_label_alone_types_its_number():
     assert ("FINANCIAL_ACCOUNT", "07229576813") in found(rows(("Card: 07229576813", (40, 40, 300, 64))))
+
+
+@pytest.mark.parametrize("header", ["Customer II)", "Customer lD", "Customer 1D"])
+def test_a_header_whose_id_the_ocr_misread(header):
+    # Synthetic seed 7: "Customer ID" read as "Customer II)" over a code OCR read with a stray dot.
+    words = rows((header, (694, 714, 800, 730)), ("CL.-9831908", (694, 738, 805, 756)))
+    assert ("CUSTOMER_ID", "CL.-9831908") in found(words)

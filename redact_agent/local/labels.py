@@ -232,6 +232,8 @@ def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
     left = next((s for s in segs if right_of(s, segs) == seg), None)
     context = seg.text + " " + (left.text if left is not None else "")
     header = next(iter(above(seg, segs, max_lines=1.6)), None)
+    if header is not None and re.search(r"\d", header.text):
+        header = None  # a field with its value ("Phone: 668.383.8229"), not a column's header
     if _NOT_A_CODE.search(context) or (header is not None and _NOT_A_CODE.search(header.text)):
         return []  # a product's or an ad's code
     return out

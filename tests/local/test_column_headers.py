@@ -104,6 +104,15 @@ def test_years_product_codes_and_counts_are_no_codes(line):
     assert not any(t == "CUSTOMER_ID" for t, _ in found(rows((line, (40, 40, 40 + 14 * len(line), 64)))))
 
 
+def test_a_field_above_is_no_column_header():
+    # Synthetic seed 5: an account number printed under a "Phone:" field is no phone's digits;
+    # under a "Phone" column header it would be.
+    under_field = rows(("Phone: 668.383.8229", (900, 304, 1150, 330)), ("629290682931", (900, 340, 1080, 366)))
+    assert ("FINANCIAL_ACCOUNT", "629290682931") in found(under_field)
+    under_header = rows(("Phone", (900, 304, 980, 330)), ("629290682931", (900, 340, 1080, 366)))
+    assert ("FINANCIAL_ACCOUNT", "629290682931") not in found(under_header)
+
+
 def test_a_value_that_opens_with_its_own_label_takes_that_type():
     words = rows(("Est/External # CPE:MBLM/MBLM/0110", (40, 40, 520, 64)))
     assert any(t == "CUSTOMER_ID" and v.endswith("MBLM/MBLM/0110") for t, v in found(words))

@@ -31,7 +31,7 @@ from redact_agent.local import (
 from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all, upright
-from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, phone_digits
+from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -260,11 +260,15 @@ MIN_CODE_KEY = 5  # a shorter code is too often some other number
 _PHONE_EDGE = ".,:;#[]|"  # a phone's brackets are its own
 
 
+MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name and a surname
+
+
 def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int, ...], int, int]]:
-    """Where a phone or a code is printed in another format or as OCR misread it: a phone's
+    """Where a phone, a code or a name is printed in another format or as OCR misread it: a phone's
     digits over up to four words ("943-218-5379" for "(943) 218-5379"; "514.922.840", a digit
     lost), a code's form (`linking.code_form`: "0RD-4352595" for "ORD-4352595"), a code glued to
-    a label by punctuation ("Statement.ST-3584773")."""
+    a label by punctuation ("Statement.ST-3584773"), a name's letters over up to four words
+    ("JenniferQ. Jackson")."""
     if type_ == "PHONE_NUMBER":
         want = phone_digits(normal_form(type_, value))  # E.164: an extension is no part of it
         if len(want) < 10:
@@ -272,6 +276,11 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         keys = {want} | {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost
         runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
         return [_edges(text.words, run, _PHONE_EDGE) for run in runs]
+    if type_ == "PERSON_NAME":
+        want = letters(value)
+        return (
+            [_edges(text.words, run) for run in text.letter_runs.get(want, [])] if len(want) >= MIN_NAME_LETTERS else []
+        )
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
     out = [_edges(text.words, run, _value_edge(value)) for run in text.code_runs.get(want, [])]

@@ -68,6 +68,12 @@ class PageText:
         return self._runs(4, lambda texts: phone_digits("".join(texts)), lambda t: bool(_PHONE_CHARS.match(t)))
 
     @cached_property
+    def letter_runs(self) -> dict[str, list[tuple[int, ...]]]:
+        """Runs of up to four words of a segment by their letters alone, casefolded: a name as the
+        OCR glued or split its words ("JenniferQ. Jackson", "Jen nifer Jackson")."""
+        return self._runs(4, lambda texts: letters("".join(texts)), lambda t: True)
+
+    @cached_property
     def code_runs(self) -> dict[str, list[tuple[int, ...]]]:
         """Runs of one or two words of a segment by their form as an identifier (`code_form`)."""
         return self._runs(2, lambda texts: code_form(" ".join(texts)), lambda t: True)
@@ -96,6 +102,11 @@ class PageText:
                         break
                     out.setdefault(key([self.words[i].text for i in run]), []).append(run)
         return out
+
+
+def letters(text: str) -> str:
+    """A text's letters alone, casefolded."""
+    return re.sub(r"[^a-z]", "", text.casefold())
 
 
 def phone_digits(text: str) -> str:

@@ -61,6 +61,14 @@ def test_a_phone_is_found_again_in_another_format_and_with_a_digit_lost():
     assert _printed("PHONE_NUMBER", "312-555-0199", "fax", "312-555-0198") == []  # another number
 
 
+def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
+    # Synthetic seed 7: "Jennifer Q. Jackson" signed at the foot as "JenniferQ. Jackson".
+    assert _printed("PERSON_NAME", "Jennifer Q. Jackson", "Regards", "JenniferQ.", "Jackson") == ["JenniferQ. Jackson"]
+    assert _printed("PERSON_NAME", "Jennifer Jackson", "Jen", "nifer", "Jackson") == ["Jen nifer Jackson"]
+    assert _printed("PERSON_NAME", "Jennifer Jackson", "Jennifer", "Jacks") == []
+    assert _printed("PERSON_NAME", "Al Li", "AlLi") == []  # too few letters to find alone
+
+
 def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "see", "0RD-4352595.") == ["0RD-4352595"]
     assert _printed("INVOICE_NUMBER", "ST-3584773", "Statement.ST-3584773") == ["ST-3584773"]

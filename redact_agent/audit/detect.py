@@ -28,7 +28,7 @@ from rapidfuzz import fuzz, process
 
 from redact_agent.audit.regions import Region
 from redact_agent.redact import LABEL
-from redact_agent.tools.ocr import OcrEngine
+from redact_agent.tools.ocr import OcrEngine, Word
 
 PAPER = 230  # grey levels above this are paper
 DARK = 100  # and below this, black print or a black fill
@@ -228,7 +228,11 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     black = _opened(dark.astype(np.uint8), p.k)
     black_contours = cv2.findContours(black, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    out = _unstacked(p, black, black_contours, [r for c in contours if (r := _filled(p, solid, c)) is not None])
+    filled = []
+    for c in contours:
+        region = _filled(p, solid, c)
+        filled += [region] if region is not None else _by_codes(p, solid, c)
+    out = _unstacked(p, black, black_contours, filled)
     out += _black_in_tint(p, black, black_contours, solid, out)
     out += _outlines(p)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
@@ -257,6 +261,44 @@ def _unstacked(
             out += pieces
         else:
             out.append(region)
+    return out
+
+
+def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
+    """Shaded boxes that touch, one under or beside another, and make one box together (the "To:"
+    and "From:" lines of an e-mail), taken apart by the codes printed on them: where a box-shaped
+    component that is no redaction whole has several codes printed on it, and most words read
+    on it are codes, each word's share of it (the rows between the words' lines cut at the
+    middle, and in a row, the columns between its words) is judged as a fill of its own. A word
+    that is no code (print the box touches) stays in a share, which is then judged no redaction.
+    A ragged component is one redaction or none: boxes of several widths painted over each other."""
+    x, y, w, h = cv2.boundingRect(c)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+    if h < 2 * LOW * p.s or w < WIDE * LOW * p.s or mask.mean() < MIN_FILL:
+        return []
+    words = p.ocr.words(p.image.crop((x, y, x + w, y + h)))
+    codes = sum(is_code(word.text.translate(_BRACKETS)) for word in words)
+    if codes < 2 or codes < 2 / 3 * len(words):
+        return []
+    rows: list[list[Word]] = []
+    for word in sorted(words, key=lambda word: word.bbox[1] + word.bbox[3]):
+        if rows and (word.bbox[1] + word.bbox[3]) / 2 < rows[-1][0].bbox[3]:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    row_cuts = [0] + [round((a[0].bbox[3] + b[0].bbox[1]) / 2) for a, b in itertools.pairwise(rows)] + [h]
+    out = []
+    for row, (top, bottom) in zip(rows, itertools.pairwise(row_cuts), strict=True):
+        row = sorted(row, key=lambda word: word.bbox[0])
+        column_cuts = [0] + [round((a.bbox[2] + b.bbox[0]) / 2) for a, b in itertools.pairwise(row)] + [w]
+        for left, right in itertools.pairwise(column_cuts):
+            piece = np.zeros_like(solid)
+            cell = (slice(y + top, y + bottom), slice(x + left, x + right))
+            piece[cell] = mask[top:bottom, left:right] & solid[cell]
+            for part in cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+                if (region := _filled(p, piece, part)) is not None:
+                    out.append(region)
     return out
 
 

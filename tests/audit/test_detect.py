@@ -287,3 +287,16 @@ def test_an_outline_as_low_as_a_line_of_small_print_is_found():
     draw.rectangle((636, 269, 712, 284), outline="black", width=2)
     found = detect.find(page, _Reads("(b)(7)(C)"))
     assert [(r.kind, r.code) for r in found] == [("outline", "(b)(7)(C)")]
+
+
+def test_gray_boxes_that_touch_and_make_one_box_are_taken_apart_by_their_codes():
+    # 0010-page0 of the Woo pages: the "To:" and "From:" lines' boxes, painted as wide as each
+    # other with no paper between them, each with its ground
+    page, draw = _page()
+    font = ImageFont.load_default(size=24)
+    for top in (1300, 1334):
+        draw.rectangle((300, top, 660, top + 33), fill=(192, 192, 192))
+        draw.text((440, top + 3), "5.1.2e", fill="white", font=font)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
+    assert found[0].bbox[3] <= found[1].bbox[1] + 1 and found[1].bbox[3] >= 1366

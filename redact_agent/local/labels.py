@@ -14,7 +14,7 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
-from redact_agent.local.entities import is_common_surname, is_person_name, plausible_name
+from redact_agent.local.entities import is_common_first_name, is_common_surname, is_person_name, plausible_name
 from redact_agent.local.layout import Segment, above, below, part, right_of
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
@@ -39,6 +39,12 @@ _OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
 
 
 def _name(v: str) -> bool:
+    """A person's name as a field's value: capitalised words, or one of the census's common first
+    names and a surname typed in lowercase ("john smith"; "see below" is none)."""
+    if v.islower():
+        parts = re.split(r"[\s,]+", v.strip(" ,"))
+        first = parts[-1] if "," in v else parts[0]
+        return is_common_first_name(first) and is_person_name(v.title())
     v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
     words = v.replace(",", " ").split()
     shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)

@@ -3,7 +3,8 @@
 120 ..."). Each is one value whose box encloses both lines (spec/annotation.md).
 
 A line of running text continues on the line below it when that line starts at the same left
-margin and nothing else is printed to the right of the first one. The value is read across the
+margin, or a field's value on a short line of its own under the value's last word, and nothing
+else is printed to the right of the first one. The value is read across the
 break from the last few words of the one and the first few of the other.
 """
 
@@ -21,34 +22,42 @@ from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
 from redact_agent.tools.ocr import Word
 
+WHOLE_SCORE = 0.85  # a value's line of its own completes the name its label's value opens (scored 0.8)
 _TAIL = 3  # words of the upper line, and of the lower one, a value may take across the break
 _PUNCT = ".,;:()"
 
 
-def _continued(segs: list[Segment]) -> Iterator[tuple[Segment, Segment]]:
-    """Each line of running text and the line it runs on to."""
+def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment, Segment, bool]]:
+    """Each line of running text and the line it runs on to: one that starts at its left
+    margin, or a field's value that goes on under its last word in a short line of its own
+    ("Attn: Mary" over "Johnson"), with whether it is such a line (the value takes all of it)."""
     for seg in segs:
         if len(seg.words) < 2 or right_of(seg, segs) is not None:
             continue
         nxt = below(seg, segs, max_lines=1.0)
-        if nxt is not None and abs(nxt.box[0] - seg.box[0]) < seg.height:
-            yield seg, nxt
+        if nxt is None:
+            continue
+        under_last = len(nxt.words) <= 2 and abs(nxt.box[0] - words[seg.words[-1]].bbox[0]) < seg.height
+        if abs(nxt.box[0] - seg.box[0]) < seg.height or under_last:
+            yield seg, nxt, under_last and abs(nxt.box[0] - seg.box[0]) >= seg.height
 
 
-def _names(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:
-    """A first name ending the upper line and a surname (with its initial) opening the lower."""
+def _names(upper: Segment, lower: Segment, words: list[Word], whole: bool) -> list[Span]:
+    """A first name ending the upper line and a surname (with its initial) opening the lower, or
+    making all of it (`whole`)."""
     first = words[upper.words[-1]].text
     if not first[:1].isupper() or not first.isalpha() or field_share(first) > 0:
         return []
     for size in (2, 1):
         rest = [words[i].text for i in lower.words[:size]]
-        if len(rest) < size:
+        if len(rest) < size or (whole and size != len(lower.words)):
             continue
         last = rest[-1]
         right = len(last) - len(last.rstrip(_PUNCT))  # "Clayton," ends at the name
         surname = last.rstrip(_PUNCT)
         if field_share(surname) == 0 and is_person_name(" ".join([first, *rest]).rstrip(_PUNCT)):
-            return [Span("PERSON_NAME", (upper.words[-1], *lower.words[:size]), 0.5, "wrapped-name", 0, right)]
+            score = WHOLE_SCORE if whole else 0.5
+            return [Span("PERSON_NAME", (upper.words[-1], *lower.words[:size]), score, "wrapped-name", 0, right)]
     return []
 
 
@@ -70,8 +79,8 @@ def _phones(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:
 
 def find(text: PageText) -> list[Span]:
     out: list[Span] = []
-    for upper, lower in _continued(text.segs):
-        out += _names(upper, lower, text.words) + _phones(upper, lower, text.words)
+    for upper, lower, whole in _continued(text.segs, text.words):
+        out += _names(upper, lower, text.words, whole) + _phones(upper, lower, text.words)
     return out
 
 

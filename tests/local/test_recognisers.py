@@ -358,3 +358,12 @@ def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
 def test_more_spellings_of_dates_and_labels(line, type_, value):
     words = rows((line, (40, 40, 400, 64)))
     assert any(s.type == type_ and value_of(s, words) == value for s in resolve(recognise(PageText.of(words)), words))
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [("Contact: john smith", "john smith"), ("Buyer: smith, john", "smith, john"), ("Contact: see below", None)],
+)
+def test_a_fields_name_typed_in_lowercase_is_a_name_and_lowercase_words_are_not(line, name):
+    names = {v for t, v in spans(rows((line, (40, 40, 400, 64)))) if t == "PERSON_NAME"}
+    assert names == ({name} if name else set())

@@ -30,6 +30,15 @@ def test_a_first_name_ending_a_line_over_another_column_is_not_joined():
     assert not any(t == "PERSON_NAME" for t, _ in got)
 
 
+def test_a_fields_name_that_goes_on_under_its_first_name_is_one_name():
+    # "Attn: Mary" over "Johnson", the surname in a line of its own under the first name
+    got = _resolved(("Attn: Mary", (40, 40, 300, 64)), ("Johnson", (170, 66, 300, 90)))
+    assert ("PERSON_NAME", "Mary\nJohnson") in got
+    # a line under it that the name does not take whole is another field
+    got = _resolved(("Attn: Mary", (40, 40, 300, 64)), ("Johnson Media", (170, 66, 400, 90)))
+    assert ("PERSON_NAME", "Mary") in got and ("PERSON_NAME", "Mary\nJohnson") not in got
+
+
 def test_a_phone_number_and_an_extension_the_paragraph_wraps():
     got = _resolved(
         ("please call the office at (497)", (40, 100, 900, 114)),

@@ -15,7 +15,7 @@ from functools import cache
 from rapidfuzz import fuzz, process
 
 from redact_agent.local.entities import is_common_first_name, is_common_surname, is_person_name, plausible_name
-from redact_agent.local.layout import Segment, above, below, part, right_of
+from redact_agent.local.layout import Segment, above, below, left_of, part, right_of
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.places import is_market, is_place
@@ -235,7 +235,7 @@ def _unlabelled_codes(seg: Segment, segs: list[Segment]) -> list[Span]:
             out.append(Span(type_, words, UNLABELLED_SCORE, "code-shape", left_cut, right_cut, reason))
     if not out:
         return out
-    left = next((s for s in segs if right_of(s, segs) == seg), None)
+    left = left_of(seg, segs)
     context = seg.text + " " + (left.text if left is not None else "")
     header = next(iter(above(seg, segs, max_lines=1.6)), None)
     if header is not None and re.search(r"\d", header.text):

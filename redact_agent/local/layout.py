@@ -94,5 +94,14 @@ def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment 
 
 
 def above(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> list[Segment]:
-    """The segments whose nearest segment below (`below`) is `seg`: what it sits under."""
-    return [s for s in segs if below(s, segs, max_lines) == seg]
+    """The segments whose nearest segment below (`below`) is `seg`: what it sits under (only the
+    segments that start higher and overlap it horizontally can be)."""
+    higher = (s for s in segs if s.box[1] < seg.box[1] and s.box[0] < seg.box[2] and s.box[2] > seg.box[0])
+    return [s for s in higher if below(s, segs, max_lines) == seg]
+
+
+def left_of(seg: Segment, segs: list[Segment]) -> Segment | None:
+    """The segment whose nearest segment to the right (`right_of`) is `seg` (only the segments
+    ending left of it on its row can be)."""
+    row = (s for s in segs if s.box[2] - 2 <= seg.box[0] and s.box[1] < seg.box[3] and s.box[3] > seg.box[1])
+    return next((s for s in row if right_of(s, segs) == seg), None)

@@ -231,7 +231,7 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     filled = []
     for c in contours:
         region = _filled(p, solid, c)
-        filled += [region] if region is not None else _by_codes(p, solid, c)
+        filled += [region] if region is not None else (_by_codes(p, solid, c) or _by_tone(p, solid, c))
     out = _unstacked(p, black, black_contours, filled)
     out += _black_in_tint(p, black, black_contours, solid, out)
     out += _outlines(p)
@@ -264,6 +264,14 @@ def _unstacked(
     return out
 
 
+def _drawn(c: NDArray[Any]) -> tuple[int, int, int, int, NDArray[np.uint8]]:
+    """A contour's bounding rectangle and the mask of its inside (holes filled) within it."""
+    x, y, w, h = cv2.boundingRect(c)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+    return x, y, w, h, mask
+
+
 def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
     """Shaded boxes that touch, one under or beside another, and make one box together (the "To:"
     and "From:" lines of an e-mail), taken apart by the codes printed on them: where a box-shaped
@@ -272,9 +280,7 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
     middle, and in a row, the columns between its words) is judged as a fill of its own. A word
     that is no code (print the box touches) stays in a share, which is then judged no redaction.
     A ragged component is one redaction or none: boxes of several widths painted over each other."""
-    x, y, w, h = cv2.boundingRect(c)
-    mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(mask, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
+    x, y, w, h, mask = _drawn(c)
     if h < 2 * LOW * p.s or w < WIDE * LOW * p.s or mask.mean() < MIN_FILL:
         return []
     words = p.ocr.words(p.image.crop((x, y, x + w, y + h)))
@@ -300,6 +306,27 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
                 if (region := _filled(p, piece, part)) is not None:
                     out.append(region)
     return out
+
+
+def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
+    """A gray or coloured box that a stamp's letters or frame touch or cross, taken out of the
+    ragged component they make together by its tone: the component's pixels within `TONE` of its
+    commonest grey, opened again, each piece at least half as wide as the component judged as a
+    fill of its own."""
+    x, y, w, h, mask = _drawn(c)
+    if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
+        return []  # box-shaped as a whole: it is one box, or none
+    inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
+    grey = p.grey[y : y + h, x : x + w]
+    tone = int(np.bincount(grey[inside], minlength=256).argmax())
+    own = _opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
+    if tone < BLACK or own.sum() > 0.95 * inside.sum():
+        return []  # black: taken apart by the black alone (`_unstacked`); or one tone, nothing else in it
+    piece = np.zeros_like(solid)
+    piece[y : y + h, x : x + w] = own
+    parts = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    wide = [part for part in parts if cv2.boundingRect(part)[2] >= w / 2]  # a narrow piece is a stamp's
+    return [region for part in wide if (region := _filled(p, piece, part)) is not None]
 
 
 def _height(region: Region) -> float:
@@ -354,9 +381,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
         return None
     if w < h and h < TALL * s:
         return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
-    drawn = np.zeros((h, w), np.uint8)
-    cv2.drawContours(drawn, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
-    outline = drawn.astype(bool)
+    outline = _drawn(c)[4].astype(bool)
     filled = float(outline.mean())
     if filled < MIN_UNION_FILL:
         return None

@@ -300,3 +300,13 @@ def test_gray_boxes_that_touch_and_make_one_box_are_taken_apart_by_their_codes()
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
     assert found[0].bbox[3] <= found[1].bbox[1] + 1 and found[1].bbox[3] >= 1366
+
+
+def test_a_gray_box_that_a_stamps_letters_touch_is_taken_out_by_its_tone():
+    # a stamp's darker gray letter touching a box makes one component with it, no box in shape
+    page, draw = _page()
+    draw.rectangle((300, 1300, 620, 1340), fill=(192, 192, 192))
+    draw.rectangle((560, 1335, 640, 1460), fill=(110, 110, 110))  # the stamp's letter
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250 and r.kind == "gray"]
+    assert len(found) == 1
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 621, 1341), strict=True))

@@ -38,6 +38,15 @@ def _id(v: str) -> bool:
 _OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
 
 
+_LETTER_CODE = re.compile(r"[A-Z]{2,8}(?:[-/][A-Z]{2,8})?")  # "GMAC", "OMD-NY"
+
+
+def _customer_code(v: str) -> bool:
+    """An account's, agency's or advertiser's code: an identifier, or a short code in capitals
+    with no digit ("GMAC", "OMD-NY") that is no form word ("NONE", "TBD")."""
+    return _id(v) or (bool(_LETTER_CODE.fullmatch(v)) and field_share(v) == 0)
+
+
 def _name(v: str) -> bool:
     """A person's name as a field's value: capitalised words, or one of the census's common first
     names and a surname typed in lowercase ("john smith"; "see below" is none)."""
@@ -91,7 +100,7 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             r"(?:customer|client|member|patient|student|account|acct|advertiser|agency|agy|adv)\s*"
             r"(?:external\s+)?(?:no|number|#|id|code|ref|reference)|cpe|acct\s*#?|account\s*#",
             "CUSTOMER_ID",
-            _id,
+            _customer_code,
         ),
         (r"(?:employee|staff|badge|salesperson|sales\s*person|slsp|rep)\s*(?:no|number|#|id|code)", "EMPLOYEE_ID", _id),
         (r"(?:case|claim|ticket|file|docket|reference|ref)\s*(?:no|number|#|id)?", "CASE_NUMBER", _id),
@@ -251,6 +260,8 @@ def _code_label(label: str) -> str | None:
     a kind's word before '#' ("Ord #", "Cust #"; "Page #" is no code label)."""
     if len(label.split()) > 5 or any(c.isdigit() for c in label) or not re.search(r"[A-Za-z]{2}", label):
         return None  # a label has words and no digits ("# 7303200" is a value)
+    if ":" in label.rstrip(": #"):
+        return None  # a label and its value ("Advertiser Code: GMAC"): a label ends at its colon
     if _NOT_A_CODE.search(label):
         return None
     kind = _code_kind(label)

@@ -159,3 +159,14 @@ def test_a_header_whose_id_the_ocr_misread(header):
     # Synthetic seed 7: "Customer ID" read as "Customer II)" over a code OCR read with a stray dot.
     words = rows((header, (694, 714, 800, 730)), ("CL.-9831908", (694, 738, 805, 756)))
     assert ("CUSTOMER_ID", "CL.-9831908") in found(words)
+
+
+@pytest.mark.parametrize(
+    "line, code",
+    [("Advertiser Code: GMAC", "GMAC"), ("Agy Code: OMD-NY", "OMD-NY"), ("Agency Code: NONE", None),
+     ("Product Code: XYZ", None)],
+)  # fmt: skip
+def test_a_short_code_in_capitals_is_an_agency_or_advertiser_code(line, code):
+    # spec/annotation.md: agency and advertiser codes are CUSTOMER_IDs, letters alone too
+    got = {v for t, v in found(rows((line, (40, 40, 40 + 16 * len(line), 64)))) if t == "CUSTOMER_ID"}
+    assert got == ({code} if code else set())

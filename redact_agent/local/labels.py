@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from rapidfuzz import fuzz, process
+from stdnum.eu import vat
+from stdnum.us import ein
 
 from redact_agent.local.entities import is_common_first_name, is_common_surname, is_person_name, plausible_name
 from redact_agent.local.layout import Segment, above, below, left_of, part, right_of
@@ -319,6 +321,7 @@ def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], boo
 
 
 _OFFICE_LABEL = re.compile(r"\boffice\b", re.IGNORECASE)
+_PLAIN_TAX_ID = re.compile(r"^(?:tax\s*id|tin)\b", re.IGNORECASE)  # neither "Federal Tax ID" nor "EIN"
 
 
 def _office_code(v: str) -> bool:
@@ -352,6 +355,8 @@ def _value_spans(
         # a bare person's name in an advertiser field is that person, and "Katz, John" or "Jim
         # House" in a person's field stays one (the default policy does not redact organisations)
         type_, ok = "PERSON_NAME", _name
+    if type_ == "BUSINESS_ID" and _PLAIN_TAX_ID.search(label) and not (ein.is_valid(text) or vat.is_valid(text)):
+        type_ = "GOVERNMENT_ID"  # spec/schema.md: a personal tax id; a business's is an EIN or a VAT number
     if type_ == "ORGANIZATION" and _OFFICE_LABEL.search(label):  # spec/annotation.md
         if _office_code(text):
             type_, ok = "INSTITUTION_CODE", _office_code  # "Sales Office: PRKR"

@@ -367,3 +367,13 @@ def test_more_spellings_of_dates_and_labels(line, type_, value):
 def test_a_fields_name_typed_in_lowercase_is_a_name_and_lowercase_words_are_not(line, name):
     names = {v for t, v in spans(rows((line, (40, 40, 400, 64)))) if t == "PERSON_NAME"}
     assert names == ({name} if name else set())
+
+
+@pytest.mark.parametrize(
+    "line, type_",
+    [("Tax ID: G322-3973-8460", "GOVERNMENT_ID"), ("Tax ID: 12-3456789", "BUSINESS_ID"),
+     ("Federal Tax ID: 12-3456789", "BUSINESS_ID"), ("EIN: 12-3456789", "BUSINESS_ID")],
+)  # fmt: skip
+def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, type_):
+    # spec/schema.md: a personal tax id is a GOVERNMENT_ID, a business's EIN or VAT number a BUSINESS_ID
+    assert (type_, line.split()[-1]) in spans(rows((line, (40, 40, 40 + 16 * len(line), 64))))

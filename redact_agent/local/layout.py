@@ -96,7 +96,7 @@ def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment 
 def above(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> list[Segment]:
     """The segments whose nearest segment below (`below`) is `seg`: what it sits under (only the
     segments that start higher and overlap it horizontally can be)."""
-    higher = (s for s in segs if s.box[1] < seg.box[1] and s.box[0] < seg.box[2] and s.box[2] > seg.box[0])
+    higher = (s for s in segs if s.box[1] <= seg.box[1] and s.box[0] < seg.box[2] and s.box[2] > seg.box[0])
     return [s for s in higher if below(s, segs, max_lines) == seg]
 
 

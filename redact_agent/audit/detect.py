@@ -287,6 +287,9 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
     codes = sum(is_code(word.text.translate(_BRACKETS)) for word in words)
     if codes < 2 or codes < 2 / 3 * len(words):
         return []
+    tone = float(np.median(p.grey[y : y + h, x : x + w][mask.astype(bool)]))
+    if _continues(p.grey, (x, y, w, h), tone, p.k):
+        return []  # a piece of a shaded bar, judged whole: its shares are not judged by their sides
     rows: list[list[Word]] = []
     for word in sorted(words, key=lambda word: word.bbox[1] + word.bbox[3]):
         if rows and (word.bbox[1] + word.bbox[3]) / 2 < rows[-1][0].bbox[3]:
@@ -303,7 +306,7 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
             cell = (slice(y + top, y + bottom), slice(x + left, x + right))
             piece[cell] = mask[top:bottom, left:right] & solid[cell]
             for part in cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-                if (region := _filled(p, piece, part)) is not None:
+                if (region := _filled(p, piece, part, sides=False)) is not None:
                     out.append(region)
     return out
 
@@ -373,8 +376,10 @@ def _same(a: Region, b: Region) -> bool:
     return a.intersection(b.bbox) > 0.5 * min(a.area, b.area)
 
 
-def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | None:
-    """The filled box an opened component is, or None when it is no redaction."""
+def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = True) -> Region | None:
+    """The filled box an opened component is, or None when it is no redaction. `sides`: whether a
+    gray or coloured fill going on past its left or right side makes it a piece of a larger one
+    (not for a share of boxes that touch, `_by_codes`, whose neighbour is the next box)."""
     grey, s = p.grey, p.s
     x, y, w, h = cv2.boundingRect(c)
     if h < LOW * s or w < LOW * s or w * h > MAX_PAGE_SHARE * grey.shape[0] * grey.shape[1]:
@@ -408,7 +413,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> Region | Non
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind == "marker" and w < MARKER_WIDE * h:
         return None  # a bold glyph or two, or a stamp's letter: a felt-tip stroke covers a word
-    if kind != "black" and (w < WIDE * h or _continues(grey, (x, y, w, h), tone, p.k)):
+    if kind != "black" and (w < WIDE * h or (sides and _continues(grey, (x, y, w, h), tone, p.k))):
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:

@@ -310,3 +310,17 @@ def test_a_gray_box_that_a_stamps_letters_touch_is_taken_out_by_its_tone():
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250 and r.kind == "gray"]
     assert len(found) == 1
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 621, 1341), strict=True))
+
+
+def test_gray_boxes_that_touch_side_by_side_are_taken_apart_by_their_codes():
+    # two boxes of one line with no paper between them: each share is judged without its
+    # neighbour counting as the shaded bar it would be a piece of; the cut lies midway between
+    # the codes, which stand a little off the boxes' middles here
+    page, draw = _page()
+    font = ImageFont.load_default(size=24)
+    for left, right in ((300, 520), (521, 760)):
+        draw.rectangle((left, 1300, right, 1333), fill=(192, 192, 192))
+        draw.text((left + 70, 1303), "5.1.2e", fill="white", font=font)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
+    assert abs(found[0].bbox[2] - 521) <= 10 and found[1].bbox[2] >= 760

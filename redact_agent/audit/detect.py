@@ -264,6 +264,11 @@ def _unstacked(
     return out
 
 
+def _commonest(tones: NDArray[np.uint8]) -> int:
+    """The commonest grey level among a fill's pixels: its tone."""
+    return int(np.bincount(tones, minlength=256).argmax())
+
+
 def _drawn(c: NDArray[Any]) -> tuple[int, int, int, int, NDArray[np.uint8]]:
     """A contour's bounding rectangle and the mask of its inside (holes filled) within it."""
     x, y, w, h = cv2.boundingRect(c)
@@ -287,7 +292,7 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
     codes = sum(is_code(word.text.translate(_BRACKETS)) for word in words)
     if codes < 2 or codes < 2 / 3 * len(words):
         return []
-    tone = float(np.median(p.grey[y : y + h, x : x + w][mask.astype(bool)]))
+    tone = _commonest(p.grey[y : y + h, x : x + w][mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)])
     if _continues(p.grey, (x, y, w, h), tone, p.k):
         return []  # a piece of a shaded bar, judged whole: its shares are not judged by their sides
     rows: list[list[Word]] = []
@@ -298,16 +303,18 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
             rows.append([word])
     row_cuts = [0] + [round((a[0].bbox[3] + b[0].bbox[1]) / 2) for a, b in itertools.pairwise(rows)] + [h]
     out = []
+    piece = np.zeros_like(solid)  # one share at a time, on the page, as `_filled` reads it
     for row, (top, bottom) in zip(rows, itertools.pairwise(row_cuts), strict=True):
         row = sorted(row, key=lambda word: word.bbox[0])
         column_cuts = [0] + [round((a.bbox[2] + b.bbox[0]) / 2) for a, b in itertools.pairwise(row)] + [w]
         for left, right in itertools.pairwise(column_cuts):
-            piece = np.zeros_like(solid)
             cell = (slice(y + top, y + bottom), slice(x + left, x + right))
             piece[cell] = mask[top:bottom, left:right] & solid[cell]
-            for part in cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-                if (region := _filled(p, piece, part, sides=False)) is not None:
-                    out.append(region)
+            parts = cv2.findContours(
+                piece[cell], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x + left, y + top)
+            )
+            out += [region for part in parts[0] if (region := _filled(p, piece, part, sides=False)) is not None]
+            piece[cell] = 0
     return out
 
 
@@ -321,13 +328,13 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         return []  # box-shaped as a whole: it is one box, or none
     inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
     grey = p.grey[y : y + h, x : x + w]
-    tone = int(np.bincount(grey[inside], minlength=256).argmax())
+    tone = _commonest(grey[inside])
     own = _opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
     if tone < BLACK or own.sum() > 0.95 * inside.sum():
         return []  # black: taken apart by the black alone (`_unstacked`); or one tone, nothing else in it
     piece = np.zeros_like(solid)
     piece[y : y + h, x : x + w] = own
-    parts = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    parts = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
     wide = [part for part in parts if cv2.boundingRect(part)[2] >= w / 2]  # a narrow piece is a stamp's
     return [region for part in wide if (region := _filled(p, piece, part)) is not None]
 
@@ -392,7 +399,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None
     inside = outline & solid[y : y + h, x : x + w].astype(bool) & ~p.holes[y : y + h, x : x + w]
     tones = grey[y : y + h, x : x + w][inside]
-    tone = float(np.bincount(tones, minlength=256).argmax())
+    tone = float(_commonest(tones))
     even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
     if even < MIN_EVEN:
         return None

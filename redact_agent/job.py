@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
+from numpy.typing import NDArray
 from PIL import Image
 
 from redact_agent import __version__
@@ -130,16 +132,18 @@ def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Pre
     a critical one is covered only by critical predictions ("W. Davis" inside a wrongly found
     organisation's name is still a person's name, and is labelled one)."""
     critical = default_schema().is_critical
-    out = []
-    for p in new:
-        taken = [q.bbox for q in predictions if critical(q.type) or not critical(p.type)]
-        if not taken:
-            out.append(p)
-            continue
-        box, boxes = as_array([p.bbox]), as_array(taken)
-        if covered_areas(box, boxes, intersections(box, boxes))[0] < COVERED * areas(box)[0]:
-            out.append(p)
-    return out
+    boxes = as_array([p.bbox for p in new])
+
+    def covered(taken: list[Prediction]) -> NDArray[np.float64]:
+        others = as_array([q.bbox for q in taken])
+        return covered_areas(boxes, others, intersections(boxes, others))
+
+    by_any, by_critical = covered(predictions), covered([q for q in predictions if critical(q.type)])
+    return [
+        p
+        for p, area, any_, crit in zip(new, areas(boxes), by_any, by_critical, strict=True)
+        if (crit if critical(p.type) else any_) < COVERED * area
+    ]
 
 
 def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:

@@ -200,9 +200,7 @@ def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, ma
     found = found.model_copy(update={"predictions": linker.link(found.predictions)})
     words, turn = None, None
     if many:
-        ocr = get_engine(job.ocr)
-        turned, turn = upright(image, ocr)
-        words = ocr.words(turned)
+        _, turn, words = upright(image, get_engine(job.ocr))
     return Found(doc, found, words, turn, time.perf_counter() - t0)
 
 

@@ -167,8 +167,8 @@ class LocalEngine:
     def name(self) -> str:
         return f"local:{self.mode}:{self.ocr.name}"
 
-    def find(self, page: Image.Image) -> Found:
-        words = self.ocr.words(page)
+    def find(self, page: Image.Image, words: list[Word]) -> Found:
+        """The spans on a page, from the OCR words read on it."""
         if self.mode == "tools":
             words = self._reread(page, words)
         text = PageText.of(words)
@@ -183,8 +183,9 @@ class LocalEngine:
 
     def predict(self, page: Image.Image) -> list[Prediction]:
         """The page's predictions; a sideways or upside-down page's are found on it turned upright."""
-        turned, turn = upright(page, self.ocr)
-        return turned_back_all(self.to_predictions(turned, self.find(turned)), turn, page.size)
+        turned = upright(page, self.ocr)
+        found = self.find(turned.page, turned.words)
+        return turned_back_all(self.to_predictions(turned.page, found), turned.turn, page.size)
 
     def to_predictions(self, page: Image.Image, found: Found) -> list[Prediction]:
         page_grey = grey(np.asarray(page))

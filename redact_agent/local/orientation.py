@@ -13,6 +13,8 @@ boxes it finds are turned back onto the page as given.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PIL import Image
 
 from redact_agent.boxes import Box, union_box
@@ -59,28 +61,37 @@ def sideways(words: list[Word]) -> bool:
     return 2 * sum(_chars(line) for line, tall in _lines(words) if tall) > _chars(words)
 
 
-def upright(page: Image.Image, ocr: OcrEngine) -> tuple[Image.Image, Image.Transpose | None]:
-    """The page turned upright, and the turn (None: it is upright as given). RapidOCR turns a
-    line that runs up or down a quarter left to read it: read surely, a sideways page is upright
-    turned a quarter left, else most likely a quarter right; that turn is read, and the other
-    too only where it reads unsurely, the surer of the two kept. An upside-down page's rows read
-    unsurely: it is read turned half way, which is kept where it reads more surely."""
+class Upright(NamedTuple):
+    page: Image.Image  # the page turned upright
+    turn: Image.Transpose | None  # the turn (None: it is upright as given)
+    words: list[Word]  # the OCR words read on it
+
+
+def upright(page: Image.Image, ocr: OcrEngine) -> Upright:
+    """The page turned upright, the turn, and its words. RapidOCR turns a line that runs up or
+    down a quarter left to read it: read surely, a sideways page is upright turned a quarter
+    left, else most likely a quarter right; that turn is read, and the other too only where it
+    reads unsurely, the surer of the two kept. An upside-down page's rows read unsurely: it is
+    read turned half way, which is kept where it reads more surely."""
     words = ocr.words(page)
     if sideways(words):
         tall = [w for line, up in _lines(words) if up for w in line]
         first, other = TURNS if _sure(tall) else TURNS[::-1]
-        turned = page.transpose(first)
-        read = ocr.words(turned)
-        if _sure(read):
-            return turned, first
-        flipped = page.transpose(other)
-        return (flipped, other) if _confidence(ocr.words(flipped)) > _confidence(read) else (turned, first)
+        turned = _read(page, first, ocr)
+        if _sure(turned.words):
+            return turned
+        flipped = _read(page, other, ocr)
+        return flipped if _confidence(flipped.words) > _confidence(turned.words) else turned
     if _sure(words):
-        return page, None
-    flipped = page.transpose(Image.Transpose.ROTATE_180)
-    if _confidence(ocr.words(flipped)) > _confidence(words):
-        return flipped, Image.Transpose.ROTATE_180
-    return page, None
+        return Upright(page, None, words)
+    flipped = _read(page, Image.Transpose.ROTATE_180, ocr)
+    return flipped if _confidence(flipped.words) > _confidence(words) else Upright(page, None, words)
+
+
+def _read(page: Image.Image, turn: Image.Transpose, ocr: OcrEngine) -> Upright:
+    """The page turned by `turn`, read."""
+    turned = page.transpose(turn)
+    return Upright(turned, turn, ocr.words(turned))
 
 
 def turned_back_all(

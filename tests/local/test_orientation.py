@@ -44,7 +44,7 @@ def test_a_sideways_or_upside_down_page_is_read_upright_and_its_boxes_turned_bac
     expected = engine.predict(level)
     page = level.transpose(turn)  # the landscape form printed on a portrait page, or fed upside down
     assert sideways(get_engine().words(page)) == (turn != HALF) and not sideways(get_engine().words(level))
-    assert upright(level, get_engine())[1] is None and upright(page, get_engine())[1] == OTHER_WAY[turn]
+    assert upright(level, get_engine()).turn is None and upright(page, get_engine()).turn == OTHER_WAY[turn]
     got = engine.predict(page)
     assert sorted((p.type, p.value) for p in got) == sorted((p.type, p.value) for p in expected)
     assert {"PERSON_NAME", "PHONE_NUMBER", "INVOICE_NUMBER"} <= {p.type for p in got}

@@ -37,9 +37,10 @@ def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment
         nxt = below(seg, segs, max_lines=1.0)
         if nxt is None:
             continue
+        at_margin = abs(nxt.box[0] - seg.box[0]) < seg.height
         under_last = len(nxt.words) <= 2 and abs(nxt.box[0] - words[seg.words[-1]].bbox[0]) < seg.height
-        if abs(nxt.box[0] - seg.box[0]) < seg.height or under_last:
-            yield seg, nxt, under_last and abs(nxt.box[0] - seg.box[0]) >= seg.height
+        if at_margin or under_last:
+            yield seg, nxt, not at_margin
 
 
 def _names(upper: Segment, lower: Segment, words: list[Word], whole: bool) -> list[Span]:

@@ -259,8 +259,6 @@ def _value_edge(value: str) -> str:
 
 MIN_CODE_KEY = 5  # a shorter code is too often some other number
 _PHONE_EDGE = ".,:;#[]|"  # a phone's brackets are its own
-
-
 MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name and a surname
 
 

@@ -397,17 +397,21 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     filled = float(outline.mean())
     if filled < MIN_UNION_FILL:
         return None
-    inside = outline & solid[y : y + h, x : x + w].astype(bool) & ~p.holes[y : y + h, x : x + w]
+    # the light print on a box and the blur around it are no part of its tone
+    around_print = cv2.dilate(p.holes[y : y + h, x : x + w].astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    inside = outline & solid[y : y + h, x : x + w].astype(bool) & ~around_print
     tones = grey[y : y + h, x : x + w][inside]
     tone = float(_commonest(tones))
     even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
     if even < MIN_EVEN:
         return None
     polygon = None
+    drawn = filled  # how well a rectangle fits it, upright or turned as a scan turns a box
     if filled < MARKER_FILL:  # a box on a skewed page fills the rectangle turned with it
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
         turned = float(outline.sum()) / max(rw * rh, 1.0)
         skew = min(angle % 90, 90 - angle % 90)
+        drawn = max(filled, turned) if 0 < skew <= MAX_SKEW else filled
         if turned >= MIN_FILL and (filled < MIN_FILL or skew >= MIN_SKEW) and skew <= MAX_SKEW:
             filled = turned
             polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
@@ -416,7 +420,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None
     sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
     kind = _kind(tone, sat)
-    if kind == "black" and filled < MARKER_FILL and not union:
+    if kind == "black" and drawn < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind == "marker" and w < MARKER_WIDE * h:
         return None  # a bold glyph or two, or a stamp's letter: a felt-tip stroke covers a word
@@ -433,12 +437,12 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
 
 
-def _has_cell_beside(rect: Sequence[int], rects: list[Sequence[int]], k: int) -> bool:
-    """Whether another hole of the same line is this one's neighbour in a table: within three
-    widths `k` of a sealed rule, with a top, bottom or side edge in line. Boxes that an
-    underline joins, or that touch on successive lines, are not."""
+def _has_cell_beside(rect: Sequence[int], cells: list[Sequence[int]], k: int) -> bool:
+    """Whether another hole of the same line drawing, one of its box-shaped `cells`, is this
+    one's neighbour in a table: within three widths `k` of a sealed rule, with a top, bottom or
+    side edge in line. Boxes that an underline joins, or that touch on successive lines, are not."""
     x, y, w, h = rect
-    for ox, oy, ow, oh in rects:
+    for ox, oy, ow, oh in cells:
         if (ox, oy, ow, oh) == tuple(rect) or max(ox - (x + w), x - (ox + ow), oy - (y + h), y - (oy + oh)) > 3 * k:
             continue
         rows_in_line = min(abs(oy - y), abs(oy + oh - y - h)) <= k
@@ -450,9 +454,9 @@ def _has_cell_beside(rect: Sequence[int], rects: list[Sequence[int]], k: int) ->
 
 def _outlines(p: _Page) -> list[Region]:
     """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
-    that steps around a paragraph, with the ground printed inside ("5.1.2.e"). A blank box
-    with no ground (a form field) and the cells of a table (one line around many holes) are
-    not redactions."""
+    that steps around a paragraph, with the ground printed inside ("5.1.2.e", or a FOIA code's
+    opening as the OCR misreads small print, "(bH6)"). A blank box with no ground (a form field)
+    and the cells of a table (one line around many holes) are not redactions."""
     grey, s = p.grey, p.s
     k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
     seal = np.ones((k, k), np.uint8)
@@ -468,15 +472,20 @@ def _outlines(p: _Page) -> list[Region]:
     out = []
     for parent, children in holes.items():
         rects = [cv2.boundingRect(contours[i]) for i in children]
+        # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
+        cells = [
+            r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
+        ]
         for i, (x, y, w, h) in zip(children, rects, strict=True):
-            if len(children) > 2 and _has_cell_beside((x, y, w, h), rects, k):
+            if len(children) > 2 and _has_cell_beside((x, y, w, h), cells, k):
                 continue  # a table's cell
             inside = np.zeros((h, w), np.uint8)
             cv2.drawContours(inside, [contours[i] - [x, y]], -1, 1, thickness=cv2.FILLED)
             if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
                 continue  # not a box, or one with print in it (a field, a frame around text)
             text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""
-            code = next((t for t in [text, " ".join(text.split()[:2]), *text.split()] if is_code(t)), None)
+            candidates = [text, " ".join(text.split()[:2]), *text.split()]
+            code = next((t for t in candidates if is_code(t) or _FOIA_MISREAD.match(t)), None)
             if code is None:
                 continue  # a box with no ground in it: a form field or a frame
             px, py, pw, ph = cv2.boundingRect(contours[parent])

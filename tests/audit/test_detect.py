@@ -4,6 +4,7 @@ our own redacted output, and the look-alikes that are no redaction."""
 import json
 import math
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from redact_agent.audit import detect
@@ -324,3 +325,42 @@ def test_gray_boxes_that_touch_side_by_side_are_taken_apart_by_their_codes():
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
     assert abs(found[0].bbox[2] - 521) <= 10 and found[1].bbox[2] >= 760
+
+
+def test_a_box_turned_less_than_a_skew_worth_drawing_is_black_not_a_marker():
+    # a box on a scan turned 0.45 degrees: it fills its upright rectangle at under 0.96, as a
+    # marker stroke would, and the turned one to the corners
+    page, _ = _page()
+    box = Image.new("L", (900, 60), 0)
+    turned = box.rotate(0.45, resample=Image.NEAREST, expand=True, fillcolor=255)
+    page.paste(turned, (400, 1300))
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [r.kind for r in found] == ["black"]
+
+
+def test_an_outline_a_stamps_ring_touches_is_no_table_cell():
+    # the ring's arc enters the box: the piece it cuts off shares the box's bottom edge, not its row
+    page, draw = _page()
+    draw.rectangle((300, 1300, 880, 1360), outline="black", width=3)
+    draw.text((420, 1312), "10.2.e", fill="black", font=ImageFont.load_default(size=30))
+    draw.ellipse((700, 1320, 1000, 1620), outline=(130, 130, 130), width=12)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.kind, r.code) for r in found] == [("outline", "10.2.e")]
+
+
+def test_an_outline_whose_foia_code_the_ocr_misreads_is_a_redaction_and_a_boxed_number_is_not():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 500, 1340), outline="black", width=2)
+    assert [r.code for r in detect.find(page, _Reads("(bH6)"))] == ["(bH6)"]
+    assert detect.find(page, _Reads("12 3")) == []
+
+
+def test_a_small_black_box_whose_code_the_blur_spreads_is_found():
+    # a noisy blurred scan: the light print's blurred edge is no part of the box's tone
+    page = Image.new("L", (850, 1100), 250)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((300, 500, 392, 522), fill=0)
+    draw.text((316, 503), "(b)(6)", fill=255, font=ImageFont.load_default(size=14))
+    noise = np.random.default_rng(0).normal(0, 35, (1100, 850))
+    scan = np.clip(np.asarray(page.filter(ImageFilter.GaussianBlur(0.7))) + noise, 0, 255).astype(np.uint8)
+    assert [r.kind for r in detect.find(Image.fromarray(scan).convert("RGB"), get_engine())] == ["black"]

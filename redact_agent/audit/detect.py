@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -372,6 +372,8 @@ def _black_in_tint(
         if label and float(within.mean()) >= MIN_FILL and tone < BLACK:
             continue
         region = _filled(p, black, c)
+        if region is not None and region.kind == "marker" and painted[y : y + h, x : x + w].mean() >= MARKER_FILL:
+            region = replace(region, kind="black")  # a black box a stamp's gray strokes cross: painted to its corners
         # drawn boxes only: in a tinted component, a logo's black pieces are as ragged as a marker
         if region is not None and region.kind == "black" and not any(_same(region, r) for r in found):
             out.append(region)

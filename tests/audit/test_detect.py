@@ -364,3 +364,13 @@ def test_a_small_black_box_whose_code_the_blur_spreads_is_found():
     noise = np.random.default_rng(0).normal(0, 35, (1100, 850))
     scan = np.clip(np.asarray(page.filter(ImageFilter.GaussianBlur(0.7))) + noise, 0, 255).astype(np.uint8)
     assert [r.kind for r in detect.find(Image.fromarray(scan).convert("RGB"), get_engine())] == ["black"]
+
+
+def test_a_black_box_a_stamps_ring_bites_into_is_black():
+    # the ring's gray arc cuts into the box's lower edge: the black alone is ragged as a marker
+    # stroke, but black and gray together paint the box to its corners
+    page, draw = _page()
+    draw.rectangle((300, 1300, 800, 1370), fill="black")
+    draw.ellipse((380, 1340, 620, 1580), outline=(190, 190, 190), width=30)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250 and r.kind == "black"]
+    assert len(found) == 1 and found[0].bbox[0] <= 301 and found[0].bbox[2] >= 799

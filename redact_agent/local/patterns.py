@@ -51,6 +51,9 @@ DATE = re.compile(rf"(?<![\d/])(?:{_SPELLED}|{_NUMERIC}){_TIME}(?![\d/])", re.IG
 # A North American number as printed, with its country code or not ("(497) 991-9391", "+1 385 792
 # 8123"): what a run of digits must look like to be read as a phone without phonenumbers' context.
 PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[\s.-]*\d{4}\b")
+# A number after the country code "+1" whose digits the OCR read in part ("+1 2 831 8778" for
+# "+1 662 831 8778"): at least seven digits in groups, the last of four.
+PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
@@ -69,9 +72,9 @@ _PREFIX_TYPES = {
     **dict.fromkeys(("CASE", "CLM", "TKT", "REF"), "CASE_NUMBER"),
     **dict.fromkeys(("POL",), "POLICY_NUMBER"),
 }
-PREFIXED = re.compile(
-    rf"(?<![\w-])(?P<prefix>{'|'.join(_PREFIX_TYPES)})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
-)
+# The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211").
+_LOOKALIKES = str.maketrans("015", "OIS")
+PREFIXED = re.compile(r"(?<![\w-])(?P<prefix>[A-Z015]{2,4})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])")
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
 _VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
 _VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))
@@ -143,14 +146,17 @@ def _dates(seg: Segment) -> Iterator[Span]:
 
 def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
-    missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166")."""
+    missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166"), or
+    whose digits after "+1" the OCR read in part."""
     found = []
     for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
         if len(re.sub(r"\D", "", match.raw_string)) >= 10:
             found.append((match.start, match.end))
-    for m in PHONE_SHAPE.finditer(seg.text):
+    shapes = [*PHONE_SHAPE.finditer(seg.text), *PHONE_IN_PART.finditer(seg.text)]
+    for m in shapes:
         clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1])
-        if clear and not any(s < m.end() and m.start() < e for s, e in found):
+        whole = m.re is PHONE_SHAPE or len(re.sub(r"\D", "", m.group(0))) >= 8
+        if clear and whole and not any(s < m.end() and m.start() < e for s, e in found):
             found.append((m.start(), m.end()))
     for start, end in found:
         raw = seg.text[start:end].strip()
@@ -200,8 +206,10 @@ def find(text: PageText) -> list[Span]:
         out += _vat_numbers(seg)
         out += _spans(seg, VIN, "VEHICLE_ID", 0.9, "vin", ok=vin_is_valid)
         for m in PREFIXED.finditer(seg.text):
+            type_ = _PREFIX_TYPES.get(m.group("prefix").translate(_LOOKALIKES))
             words, left, right = seg.cuts(m.start(), m.end())
-            out.append(Span(_PREFIX_TYPES[m.group("prefix")], words, 0.7, "prefix", left, right))
+            if type_ and words:
+                out.append(Span(type_, words, 0.7, "prefix", left, right))
     return out
 
 

@@ -214,19 +214,23 @@ class RapidOcrEngine(_Cached):
                 box = (float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys)))
                 if text.strip() and box[2] > box[0] and box[3] > box[1]:
                     pieces.append(Word(text.strip(), box, float(score), line, line))
-            words += _join_pieces(pieces)
+            words += _split_initials(_join_pieces(pieces))
         return words
 
 
 _CODE_HEAD = re.compile(r"^[A-Za-z#]+-?\d+$")  # "M1", "INV-01": letters, then digits
 _CODE_TAIL = re.compile(r"^\d+[.,;:]?$")
+_CODE_OPEN = re.compile(r"^[A-Z#]{1,6}-[A-Z0-9-]*\d[A-Z0-9-]*-$")  # "CLM-2017-": a code cut at a dash
+_CODE_REST = re.compile(r"^[A-Z0-9]+[.,;:]?$")
+_GLUED_INITIAL = re.compile(r"^(?P<name>[A-Z][a-z]{2,})(?P<initial>[A-Z]\.)$")  # "EvanR."
 
 
 def _join_pieces(pieces: list[Word]) -> list[Word]:
     """RapidOCR splits a word after a wide capital ("J im Quinn", "P rimary", "W hite"), in the
     line text too: a lone capital (but the words "A" and "I") followed closely by a lowercase
     piece is one word. It also reads a space into a code where there is no gap ("INV-01 796",
-    "M1 2168"): letters and digits followed, with no gap, by digits are one word."""
+    "M1 2168"): letters and digits followed, with no gap, by digits are one word; and where it
+    misses characters after a dash in a code ("CLM-2017- 226"), the code's two pieces are one."""
     out: list[Word] = []
     for p in pieces:
         if out:
@@ -236,11 +240,28 @@ def _join_pieces(pieces: list[Word]) -> list[Word]:
             lone = len(prev.text) == 1 and prev.text.isupper() and prev.text not in "AI"  # "A", "I" are words
             capital = gap < 0.6 * height and lone and p.text[:1].islower()
             code = gap < 0.1 * height and _CODE_HEAD.match(prev.text) and _CODE_TAIL.match(p.text)
-            if capital or code:
+            cut = gap < height and _CODE_OPEN.match(prev.text) and _CODE_REST.match(p.text)
+            if capital or code or cut:
                 box = (prev.bbox[0], min(prev.bbox[1], p.bbox[1]), p.bbox[2], max(prev.bbox[3], p.bbox[3]))
                 out[-1] = Word(prev.text + p.text, box, min(prev.confidence, p.confidence), p.line, p.block)
                 continue
         out.append(p)
+    return out
+
+
+def _split_initials(words: list[Word]) -> list[Word]:
+    """A name's middle initial that the OCR glued to the first name ("EvanR. Pennington") is a
+    word of its own, in the part of the box its characters take."""
+    out: list[Word] = []
+    for w in words:
+        m = _GLUED_INITIAL.match(w.text)
+        if m is None:
+            out.append(w)
+            continue
+        x0, y0, x1, y1 = w.bbox
+        cut = x0 + (x1 - x0) * len(m["name"]) / len(w.text)
+        out.append(Word(m["name"], (x0, y0, cut, y1), w.confidence, w.line, w.block))
+        out.append(Word(m["initial"], (cut, y0, x1, y1), w.confidence, w.line, w.block))
     return out
 
 

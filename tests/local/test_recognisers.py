@@ -377,3 +377,22 @@ def test_a_fields_name_typed_in_lowercase_is_a_name_and_lowercase_words_are_not(
 def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, type_):
     # spec/schema.md: a personal tax id is a GOVERNMENT_ID, a business's EIN or VAT number a BUSINESS_ID
     assert (type_, line.split()[-1]) in spans(rows((line, (40, 40, 40 + 16 * len(line), 64))))
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("shipped on P0-213665 weekly", "CONTRACT_NUMBER", "P0-213665"),  # the O of "PO" read as a zero
+        ("see 1NV-30211 attached", "INVOICE_NUMBER", "1NV-30211"),  # the I of "INV" read as a one
+        ("renewal +1 2 831 8778 goo", "PHONE_NUMBER", "+1 2 831 8778"),  # digits after "+1" read in part
+    ],
+)
+def test_values_the_ocr_misread_in_part(line, type_, value):
+    words = rows((line, (40, 40, 600, 64)))
+    assert any(s.type == type_ and value_of(s, words) == value for s in resolve(recognise(PageText.of(words)), words))
+
+
+@pytest.mark.parametrize("line", ["flight 10-2021 on time", "call +1 831 8 now", "route 5T-200 north"])
+def test_numbers_like_those_are_no_codes_or_phones(line):
+    words = rows((line, (40, 40, 600, 64)))
+    assert not [s for s in recognise(PageText.of(words)) if s.type in ("CONTRACT_NUMBER", "PHONE_NUMBER")]

@@ -95,3 +95,14 @@ def test_pieces_rapidocr_splits_are_joined_and_words_are_not():
     assert texts(("03/08/20", 10, 60), ("10:29", 61, 90)) == ["03/08/20", "10:29"]
     assert texts(("W", 10, 20), ("hite", 30, 60)) == ["White"]  # half a line height apart
     assert texts(("I", 10, 14), ("think", 20, 60)) == ["I", "think"]
+    assert texts(("CLM-2017-", 10, 60), ("226", 70, 90)) == ["CLM-2017-226"]  # characters lost after a dash
+    assert texts(("pre-", 10, 30), ("and", 35, 50)) == ["pre-", "and"]
+    assert texts(("2017-", 10, 40), ("2018", 45, 70)) == ["2017-", "2018"]
+
+
+def test_a_middle_initial_glued_to_a_first_name_is_a_word_of_its_own():
+    from redact_agent.tools.ocr import _split_initials
+
+    words = _split_initials(_pieces(("EvanR.", 10, 70), ("Pennington", 80, 180), ("PhD.", 190, 230)))
+    assert [w.text for w in words] == ["Evan", "R.", "Pennington", "PhD."]
+    assert words[0].bbox[2] == words[1].bbox[0] == 50

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from functools import cache
 
 import probablepeople
@@ -77,7 +78,10 @@ def _surname_ranks() -> dict[str, int]:
 
 
 def _alpha(word: str) -> str:
-    return re.sub(r"[^A-Za-z'-]", "", word)
+    """A word's letters as the census lists spell them: accents the print or the OCR gave them
+    dropped ("José", "Trícia" for "Tricia"), then anything but letters, apostrophes and hyphens."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return re.sub(r"[^A-Za-z'-]", "", folded)
 
 
 COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words ("GENERAL" 43,702)

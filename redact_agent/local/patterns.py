@@ -72,9 +72,10 @@ _PREFIX_TYPES = {
     **dict.fromkeys(("CASE", "CLM", "TKT", "REF"), "CASE_NUMBER"),
     **dict.fromkeys(("POL",), "POLICY_NUMBER"),
 }
-# The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211").
+# The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"); a
+# dot inside the code is one the OCR read for a digit's stroke ("CT-561.15").
 _LOOKALIKES = str.maketrans("015", "OIS")
-PREFIXED = re.compile(r"(?<![\w-])(?P<prefix>[A-Z015]{2,4})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])")
+PREFIXED = re.compile(r"(?<![\w-])(?P<prefix>[A-Z015]{2,4})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.][A-Z0-9]+)*(?![\w-])")
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
 _VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
 _VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))

@@ -222,6 +222,8 @@ _CODE_HEAD = re.compile(r"^[A-Za-z#]+-?\d+$")  # "M1", "INV-01": letters, then d
 _CODE_TAIL = re.compile(r"^\d+[.,;:]?$")
 _CODE_OPEN = re.compile(r"^[A-Z#]{1,6}-[A-Z0-9-]*\d[A-Z0-9-]*-$")  # "CLM-2017-": a code cut at a dash
 _CODE_REST = re.compile(r"^[A-Z0-9]+[.,;:]?$")
+_WEB_HEAD = re.compile(r"://|^www\.|@")  # a web or mail address's first piece: "http://www.dou" "glas.com"
+_WEB_REST = re.compile(r"^\w[\w-]*\.[\w.-]+$")  # and its rest, which holds the domain's dot
 _GLUED_INITIAL = re.compile(r"^(?P<name>[A-Z][a-z]{2,})(?P<initial>[A-Z]\.)$")  # "EvanR."
 
 
@@ -230,7 +232,8 @@ def _join_pieces(pieces: list[Word]) -> list[Word]:
     line text too: a lone capital (but the words "A" and "I") followed closely by a lowercase
     piece is one word. It also reads a space into a code where there is no gap ("INV-01 796",
     "M1 2168"): letters and digits followed, with no gap, by digits are one word; and where it
-    misses characters after a dash in a code ("CLM-2017- 226"), the code's two pieces are one."""
+    misses characters after a dash in a code ("CLM-2017- 226"), the code's two pieces are one; so
+    are a web or mail address's pieces with no gap between them ("http://www.dou" "glas.com")."""
     out: list[Word] = []
     for p in pieces:
         if out:
@@ -241,7 +244,8 @@ def _join_pieces(pieces: list[Word]) -> list[Word]:
             capital = gap < 0.6 * height and lone and p.text[:1].islower()
             code = gap < 0.1 * height and _CODE_HEAD.match(prev.text) and _CODE_TAIL.match(p.text)
             cut = gap < height and _CODE_OPEN.match(prev.text) and _CODE_REST.match(p.text)
-            if capital or code or cut:
+            address = gap < 0.1 * height and _WEB_HEAD.search(prev.text) and _WEB_REST.match(p.text)
+            if capital or code or cut or address:
                 box = (prev.bbox[0], min(prev.bbox[1], p.bbox[1]), p.bbox[2], max(prev.bbox[3], p.bbox[3]))
                 out[-1] = Word(prev.text + p.text, box, min(prev.confidence, p.confidence), p.line, p.block)
                 continue

@@ -98,6 +98,8 @@ def test_pieces_rapidocr_splits_are_joined_and_words_are_not():
     assert texts(("CLM-2017-", 10, 60), ("226", 70, 90)) == ["CLM-2017-226"]  # characters lost after a dash
     assert texts(("pre-", 10, 30), ("and", 35, 50)) == ["pre-", "and"]
     assert texts(("2017-", 10, 40), ("2018", 45, 70)) == ["2017-", "2018"]
+    assert texts(("http://www.dou", 10, 90), ("glas.com", 90, 140)) == ["http://www.douglas.com"]
+    assert texts(("jo@smith.net", 10, 90), ("sent", 90, 120)) == ["jo@smith.net", "sent"]  # a whole address
 
 
 def test_a_middle_initial_glued_to_a_first_name_is_a_word_of_its_own():

@@ -252,8 +252,8 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
 
 def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     """Census names inside a longer line: runs of 2–3 capitalised words with a common first
-    name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), longest first, each word
-    used once."""
+    name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), or any census first name
+    before a middle initial, longest first, each word used once."""
     texts = [words[i].text for i in seg.words]
     out: list[Span] = []
     used: set[int] = set()
@@ -267,7 +267,9 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
             if PROGRAMME.fullmatch(after.strip(".,;:()")):
                 continue  # "Jimmy Kimmel Live": a programme title
             first = texts[k + 1] if texts[k].endswith(",") else texts[k]  # "Burns, Bobby"
-            if is_common_first_name(first) and is_person_name(candidate):
+            # a middle initial makes a rarer first name one too ("Katelyn S. Burns")
+            initial = size == 3 and re.fullmatch(r"[A-Z]\.", texts[k + 1]) is not None
+            if (initial or is_common_first_name(first)) and is_person_name(candidate):
                 last = texts[k + size - 1]
                 right = len(last) - len(last.rstrip(".,;:()"))  # "Gary Huang," ends at the name
                 out.append(Span("PERSON_NAME", tuple(seg.words[j] for j in run), 0.5, "census-names", 0, right))

@@ -387,6 +387,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("renewal +1 2 831 8778 goo", "PHONE_NUMBER", "+1 2 831 8778"),  # digits after "+1" read in part
         ("order CT-561.15 due", "CONTRACT_NUMBER", "CT-561.15"),  # a digit's stroke read as a dot
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
+        ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
     ],
 )
 def test_values_the_ocr_misread_in_part(line, type_, value):

@@ -3,8 +3,9 @@
 Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
 components whose centres lie inside the original box (cell rules, neighbouring words that
 only reach into the margin, and short pieces that reach into the added margin above or below,
-which are the descenders and ascenders of the lines above and below, are dropped), cut a glyph
-that a stamp's ring or frame crosses to the other glyphs' rows (`_in_glyph_rows`), keep the
+which are the descenders and ascenders of the lines above and below, are dropped), drop a gray
+stamp's stroke that passes through the word in a lighter ink than its print (`_in_print_tone`),
+cut a glyph that a stamp's ring or frame crosses to the other glyphs' rows (`_in_glyph_rows`), keep the
 band of rows with the most ink (`_one_line`), and take their extents.
 A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
 gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
@@ -60,8 +61,29 @@ def _ink(
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
+    keep = _in_print_tone(keep, crop, np.asarray(stats, dtype=np.int32), np.asarray(labels, dtype=np.int32))
     found = _in_glyph_rows(keep, np.asarray(stats, dtype=np.int32), np.asarray(labels, dtype=np.int32))
     return _one_line(found), x0, y0
+
+
+def _in_print_tone(
+    keep: list[int], crop: NDArray[np.uint8], stats: NDArray[np.int32], labels: NDArray[np.int32]
+) -> list[int]:
+    """Components `keep` less a stamp's stroke in a lighter ink than the word's print: a gray
+    ring, frame or letter over the word, large and going on past the word's crop, whose median
+    grey lies nearer the paper than the word's darkest glyph's. A small one (a dot, an
+    antialiased piece of a thin stroke) stays, and so does a logo drawn within the word's box."""
+    ch, cw = crop.shape
+
+    def passing(i: int) -> bool:
+        x, y, w, h = (int(v) for v in stats[i][:4])
+        return (h >= 0.5 * ch or w >= 0.5 * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch)
+
+    if len(keep) < 2 or not any(passing(i) for i in keep):
+        return keep
+    tones = {i: float(np.median(crop[labels == i])) for i in keep}
+    middle = (min(tones.values()) + float(np.percentile(crop, 90))) / 2  # between print and paper
+    return [i for i in keep if not (passing(i) and tones[i] > middle)] or keep
 
 
 def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32]) -> list[NDArray[np.int32]]:

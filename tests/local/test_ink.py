@@ -130,3 +130,16 @@ def test_a_logo_on_a_solid_ground_keeps_its_ground():
     for x in (40, 70, 100, 130):
         page[30:50, x : x + 12] = 0
     assert tighten(page, (18, 10, 182, 70)) == (20.0, 10.0, 180.0, 70.0)
+
+
+def test_a_gray_stamp_stroke_across_a_word_is_not_its_ink():
+    # A stamp letter's diagonal stroke in a gray ink runs through the word's last glyph's box and
+    # on out of its crop: lighter than the print, it is the stamp's, and the box ends at the glyphs.
+    page = np.full((80, 200), 255, np.uint8)
+    yy, xx = np.mgrid[0:80, 0:200]
+    page[np.abs((xx - 96) - 0.4 * (yy - 18)) < 3] = 130
+    for x in (30, 50, 70, 86):
+        page[28:42, x : x + 10] = 0
+    assert tighten(page, (26, 20, 106, 48)) == (30.0, 28.0, 96.0, 42.0)
+    page[np.abs((xx - 96) - 0.4 * (yy - 18)) < 3] = 110  # darker than halfway to the paper: print
+    assert tighten(page, (26, 20, 106, 48)) == (30.0, 25.0, 108.0, 45.0)

@@ -408,12 +408,12 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     if even < MIN_EVEN:
         return None
     polygon = None
-    drawn = filled  # how well a rectangle fits it, upright or turned as a scan turns a box
+    fit = filled  # how well a rectangle fits it, upright or turned as a scan turns a box
     if filled < MARKER_FILL:  # a box on a skewed page fills the rectangle turned with it
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
         turned = float(outline.sum()) / max(rw * rh, 1.0)
         skew = min(angle % 90, 90 - angle % 90)
-        drawn = max(filled, turned) if 0 < skew <= MAX_SKEW else filled
+        fit = max(filled, turned) if 0 < skew <= MAX_SKEW else filled
         if turned >= MIN_FILL and (filled < MIN_FILL or skew >= MIN_SKEW) and skew <= MAX_SKEW:
             filled = turned
             polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
@@ -422,7 +422,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None
     sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
     kind = _kind(tone, sat)
-    if kind == "black" and drawn < MARKER_FILL and not union:
+    if kind == "black" and fit < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind == "marker" and w < MARKER_WIDE * h:
         return None  # a bold glyph or two, or a stamp's letter: a felt-tip stroke covers a word
@@ -481,8 +481,7 @@ def _outlines(p: _Page) -> list[Region]:
         for i, (x, y, w, h) in zip(children, rects, strict=True):
             if len(children) > 2 and _has_cell_beside((x, y, w, h), cells, k):
                 continue  # a table's cell
-            inside = np.zeros((h, w), np.uint8)
-            cv2.drawContours(inside, [contours[i] - [x, y]], -1, 1, thickness=cv2.FILLED)
+            inside = _drawn(contours[i])[4]
             if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
                 continue  # not a box, or one with print in it (a field, a frame around text)
             text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""

@@ -45,7 +45,8 @@ def _ink(
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
     _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    labels, stats = np.asarray(found_labels, dtype=np.int32), np.asarray(found_stats, dtype=np.int32)
     ch, cw = ink.shape
     keep = []
     for i in range(1, n):
@@ -61,8 +62,7 @@ def _ink(
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
-    keep = _in_print_tone(keep, crop, np.asarray(stats, dtype=np.int32), np.asarray(labels, dtype=np.int32))
-    found = _in_glyph_rows(keep, np.asarray(stats, dtype=np.int32), np.asarray(labels, dtype=np.int32))
+    found = _in_glyph_rows(_in_print_tone(keep, crop, stats, labels), stats, labels)
     return _one_line(found), x0, y0
 
 

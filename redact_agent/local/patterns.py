@@ -153,11 +153,10 @@ def _phones(seg: Segment) -> Iterator[Span]:
     for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
         if len(re.sub(r"\D", "", match.raw_string)) >= 10:
             found.append((match.start, match.end))
-    shapes = [*PHONE_SHAPE.finditer(seg.text), *PHONE_IN_PART.finditer(seg.text)]
-    for m in shapes:
+    in_part = [m for m in PHONE_IN_PART.finditer(seg.text) if len(re.sub(r"\D", "", m.group(0))) >= 8]
+    for m in [*PHONE_SHAPE.finditer(seg.text), *in_part]:
         clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1])
-        whole = m.re is PHONE_SHAPE or len(re.sub(r"\D", "", m.group(0))) >= 8
-        if clear and whole and not any(s < m.end() and m.start() < e for s, e in found):
+        if clear and not any(s < m.end() and m.start() < e for s, e in found):
             found.append((m.start(), m.end()))
     for start, end in found:
         raw = seg.text[start:end].strip()

@@ -28,8 +28,8 @@ from redact_agent.local import (
     stations,
     wraps,
 )
-from redact_agent.local.entities import is_common_surname
 from redact_agent.local.ink import grey, tighten, tighten_chars
+from redact_agent.local.names import is_common_surname
 from redact_agent.local.orientation import turned_back_all, upright
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS

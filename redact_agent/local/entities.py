@@ -1,33 +1,36 @@
 """Recognisers for names, addresses, places and job titles (organisations: `organizations.py`).
 
-- PERSON_NAME: 2–3 capitalised words whose first and last are in the US census name lists
-  (shipped in the `names` package), or "Last, First"; `probablepeople` must not call it a
-  corporation. A line that is only a common first name and a surname the lists lack is a name
-  when `probablepeople` reads it as one.
+- PERSON_NAME: 2–3 capitalised words whose first and last are in the US census name lists, or
+  "Last, First" (`names.py`). A line that is only a common first name and a surname the lists
+  lack is a name when `probablepeople` reads it as one.
 - POSTAL_ADDRESS: a street line (house number + street type, or a P.O. box, confirmed by
-  `usaddress`) with the suite and city/state/zip lines directly below it, as one block.
+  `usaddress`; a house number spelt out or on a grid over a city line) with the suite and
+  city/state/zip lines directly below it and a suite line right over it, as one block.
 - LOCATION: a city/state/zip line on its own.
 - JOB_TITLE: a closed list of titles, when not used as a field label.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import unicodedata
-from functools import cache
 
-import probablepeople
 import usaddress
 
 from redact_agent.local.layout import Segment, above, below, part
+from redact_agent.local.names import is_common_first_name, is_name_with_rare_surname, is_person_name
 from redact_agent.local.organizations import names_an_organization
+from redact_agent.local.places import is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import PROGRAMME, field_share
 from redact_agent.tools.ocr import Word
 
+# A house number: digits, or a grid address's two ("N56 W13605", Wisconsin and Utah).
+_HOUSE = r"(?:[NSEW]\d+\s+[NSEW]\d+|\d+[A-Za-z]?)"
+# A house number spelt out, capitalised ("One Penn Plaza"): a street line only over a city line.
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_WORD_NUMBER = "(?-i:" + "|".join(w for n in _NUMBER_WORDS for w in (n.title(), n.upper())) + ")"
 _STREET = re.compile(
-    r"^(?:\d+[A-Za-z]?\s+(?:[\w.'-]+\s+){0,5}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
+    rf"^(?:{_HOUSE}\s+(?:[\w.'-]+\s+){{0,5}}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
     r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
     re.IGNORECASE,
@@ -52,100 +55,6 @@ _TITLES = re.compile(
     r"consultant|officer|supervisor)$",
     re.IGNORECASE,
 )
-
-
-def _ranks(*files: str) -> dict[str, int]:
-    """Census name lists (the `names` package): each name's best frequency rank over `files`."""
-    import names
-
-    out: dict[str, int] = {}
-    for f in files:
-        with open(os.path.join(os.path.dirname(names.__file__), f), encoding="ascii") as fh:
-            for parts in (line.split() for line in fh):
-                if len(parts) == 4:
-                    out[parts[0]] = min(int(parts[3]), out.get(parts[0], int(parts[3])))
-    return out
-
-
-@cache
-def _first_name_ranks() -> dict[str, int]:
-    return _ranks("dist.male.first", "dist.female.first")
-
-
-@cache
-def _surname_ranks() -> dict[str, int]:
-    return _ranks("dist.all.last")
-
-
-def _alpha(word: str) -> str:
-    """A word's letters as the census lists spell them: accents the print or the OCR gave them
-    dropped ("José", "Trícia" for "Tricia"), then anything but letters, apostrophes and hyphens."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return re.sub(r"[^A-Za-z'-]", "", folded)
-
-
-COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words ("GENERAL" 43,702)
-COMMON_FIRST_RANK = 500  # of about 1,200 male and 4,300 female names; rarer ones are words ("Man", "Sunday")
-
-
-def _ranked_within(ranks: dict[str, int], word: str, limit: int) -> bool:
-    return ranks.get(_alpha(word).upper(), limit + 1) <= limit
-
-
-def is_common_first_name(word: str) -> bool:
-    """One of the census's 500 most frequent first names (any case)."""
-    return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)
-
-
-def is_common_surname(word: str, limit: int = COMMON_SURNAME_RANK) -> bool:
-    """One of the census's `limit` (25,000) most frequent last names (any case)."""
-    return _ranked_within(_surname_ranks(), word, limit)
-
-
-def plausible_name(text: str) -> bool:
-    """What no person's name is: mostly form words ("Accounts Payable", "Bill Plan"), two names
-    joined by '&' ("Mike & Molly"), or part of a programme title ("Ellen DeGeneres Show")."""
-    return field_share(text) <= 0.5 and "&" not in text and not PROGRAMME.search(text)
-
-
-def is_person_name(text: str) -> bool:
-    """Census first and last names in "First [M.] Last" or "Last, First" order."""
-    first, last = _first_name_ranks(), _surname_ranks()
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words) or not plausible_name(text):
-        return False
-    if not all(w[0].isupper() for w in words if w[0].isalpha()):
-        return False
-    up = [_alpha(w).upper() for w in words]
-    plain = up[0] in first and up[-1] in last
-    inverted = "," in text and up[0] in last and up[1] in first
-    if not (plain or inverted):
-        return False
-    tags, kind = _person_tag(text)
-    return kind != "Corporation" or set(tags) == {"CorporationName"}
-
-
-def is_name_with_rare_surname(text: str) -> bool:
-    """ "JOHN ZWIRBLIS": a common first name and a surname the census lists lack, printed alone as
-    a name is (both words capitalised alike, the second no form word), which `probablepeople`
-    reads as a given name and a surname."""
-    words = text.split()
-    if len(words) != 2 or not all(w.isalpha() and w[0].isupper() for w in words) or len(words[1]) < 3:
-        return False
-    if words[0].isupper() != words[1].isupper() or not is_common_first_name(words[0]) or not plausible_name(text):
-        return False
-    tags, kind = _person_tag(text)
-    return kind == "Person" and set(tags) == {"GivenName", "Surname"}
-
-
-def _person_tag(text: str) -> tuple[dict[str, str], str]:
-    """probablepeople's components and kind (Person, Corporation), or none for a string it
-    cannot label."""
-    try:
-        tags, kind = probablepeople.tag(text)
-    except probablepeople.RepeatedLabelError:
-        return {}, ""
-    return dict(tags), str(kind)
 
 
 def _tag(text: str) -> tuple[dict[str, str], str]:
@@ -198,7 +107,12 @@ def _over_city_line(street: Segment, segs: list[Segment]) -> bool:
 
 
 def _city_line_of_block(text: str) -> bool:
-    return bool(CITY_LINE.match(text) or _READ_CITY_LINE.match(text))
+    """A city line under a street line: "City, ST 12345" as printed or misread, or a listed city
+    with its state, spelt out or not, the ZIP left off ("New York, NY", "Arlington, Virginia 22209")."""
+    if CITY_LINE.match(text) or _READ_CITY_LINE.match(text):
+        return True
+    place = re.sub(r"\s+\d{5}(?:-\d{4})?$", "", text.strip())
+    return "," in place and is_place(place)
 
 
 # A house number and a few words: what a street line over a city line is, whatever its suffix or
@@ -209,10 +123,12 @@ _NUMBER_LED = re.compile(r"^\d{1,6}[A-Za-z]?\s*[A-Za-z][\w.'-]*(?:\s+[\w.'#-]+){
 def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int | None:
     """Where a street line starts in a segment (OCR often glues logo debris in front of it).
     A number-led line right above a "City, ST 12345" line, at the segment's start or after a
-    label, is a street line whatever its suffix ("5472 Frank Lights"), when usaddress reads it
-    as one or it is a house number and a few words."""
+    label, is a street line whatever its suffix ("5472 Frank Lights", "One Penn Plaza"), when
+    usaddress reads it as one or it is a house number and a few words."""
     for m in re.finditer(
-        r"(?:(?<=\s)|^)(?:\d+[A-Za-z]?\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)", seg.text, re.IGNORECASE
+        rf"(?:(?<=\s)|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)",
+        seg.text,
+        re.IGNORECASE,
     ):
         rest = seg.text[m.start() :]
         if is_street_line(rest):
@@ -235,6 +151,9 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         first, _, _ = seg.cuts(start, len(seg.text))
         street = part(seg, first, words)
         block_words = list(first)
+        if start == 0:  # a suite line printed over its street line
+            over = above(seg, segs, max_lines=2.0)
+            block_words[:0] = next((s.words for s in over if _aligned_below(street, s) and _UNIT.match(s.text)), ())
         nxt, lines = below(street, segs, max_lines=2.0), 1
         while nxt is not None and lines < 5:
             aligned = _aligned_below(nxt, street)

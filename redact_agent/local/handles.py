@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from redact_agent.local.entities import is_common_first_name, is_common_surname
 from redact_agent.local.layout import Segment, right_of
+from redact_agent.local.names import is_common_first_name, is_common_surname
 from redact_agent.local.patterns import EMAIL, PHONE_SHAPE
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share

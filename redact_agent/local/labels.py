@@ -16,8 +16,8 @@ from rapidfuzz import fuzz, process
 from stdnum.eu import vat
 from stdnum.us import ein
 
-from redact_agent.local.entities import is_common_first_name, is_common_surname, is_person_name, plausible_name
 from redact_agent.local.layout import Segment, above, below, left_of, part, right_of
+from redact_agent.local.names import is_common_first_name, is_common_surname, is_person_name, plausible_name
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.places import is_market, is_place

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from redact_agent.local.entities import is_common_first_name, is_common_surname
+from redact_agent.local.names import is_common_first_name, is_common_surname
 from redact_agent.local.spans import PageText, Recogniser, Span
 
 PLACES_FILE = Path(__file__).with_name("us_places.json")  # built by benchmarks/build_places.py

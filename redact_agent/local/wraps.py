@@ -15,8 +15,8 @@ from itertools import accumulate
 
 import phonenumbers
 
-from redact_agent.local.entities import is_person_name
 from redact_agent.local.layout import Segment, below, right_of
+from redact_agent.local.names import is_person_name
 from redact_agent.local.patterns import PHONE_SHAPE
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share

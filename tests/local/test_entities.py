@@ -100,7 +100,31 @@ def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_
 
 
 def test_a_name_probablepeople_calls_a_company_without_any_company_word_is_a_name():
-    from redact_agent.local.entities import is_person_name
+    from redact_agent.local.names import is_person_name
 
     assert is_person_name("Lynn Parker")  # probablepeople: {"CorporationName": "Lynn Parker"}
     assert not is_person_name("Dallas Cowboys")  # a team: a company word makes it one
+
+
+def test_a_street_line_spelt_out_or_on_a_grid_over_its_city_line():
+    spelt = rows(("One Penn Plaza", (100, 100, 300, 124)), ("New York, NY 10119", (100, 130, 340, 154)))
+    assert ("POSTAL_ADDRESS", "One Penn Plaza New York, NY 10119") in found(spelt)
+    grid = rows(
+        ("N56 W13605 Silver Spring Dr", (100, 100, 460, 124)), ("Menomonee Falls, WI 53051", (100, 130, 420, 154))
+    )
+    assert ("POSTAL_ADDRESS", "N56 W13605 Silver Spring Dr Menomonee Falls, WI 53051") in found(grid)
+    # spelt out without a city line under it, it is running text
+    assert not any(t == "POSTAL_ADDRESS" for t, _ in found(rows(("One Penn Plaza", (100, 100, 300, 124)))))
+
+
+def test_a_suite_line_over_its_street_line_and_a_city_line_without_zip_or_with_the_state_spelt_out():
+    suite = rows(
+        ("Suite 300", (100, 100, 220, 124)),
+        ("1200 Wilson Blvd", (100, 130, 320, 154)),
+        ("Arlington, VA 22209", (100, 160, 340, 184)),
+    )
+    assert ("POSTAL_ADDRESS", "Suite 300 1200 Wilson Blvd Arlington, VA 22209") in found(suite)
+    no_zip = rows(("123 Main Street", (100, 100, 300, 124)), ("New York, NY", (100, 130, 260, 154)))
+    assert ("POSTAL_ADDRESS", "123 Main Street New York, NY") in found(no_zip)
+    spelt = rows(("1700 N. Moore St.", (100, 100, 300, 124)), ("Arlington, Virginia 22209", (100, 130, 400, 154)))
+    assert ("POSTAL_ADDRESS", "1700 N. Moore St. Arlington, Virginia 22209") in found(spelt)

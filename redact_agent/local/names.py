@@ -1,0 +1,107 @@
+"""Person names by the US census name lists (shipped in the `names` package) and
+`probablepeople`: the checks the recognisers of names, places, handles and labels share."""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from functools import cache
+
+import probablepeople
+
+from redact_agent.local.vocabulary import PROGRAMME, field_share
+
+
+def _ranks(*files: str) -> dict[str, int]:
+    """Census name lists (the `names` package): each name's best frequency rank over `files`."""
+    import names
+
+    out: dict[str, int] = {}
+    for f in files:
+        with open(os.path.join(os.path.dirname(names.__file__), f), encoding="ascii") as fh:
+            for parts in (line.split() for line in fh):
+                if len(parts) == 4:
+                    out[parts[0]] = min(int(parts[3]), out.get(parts[0], int(parts[3])))
+    return out
+
+
+@cache
+def _first_name_ranks() -> dict[str, int]:
+    return _ranks("dist.male.first", "dist.female.first")
+
+
+@cache
+def _surname_ranks() -> dict[str, int]:
+    return _ranks("dist.all.last")
+
+
+def _alpha(word: str) -> str:
+    """A word's letters as the census lists spell them: accents the print or the OCR gave them
+    dropped ("José", "Trícia" for "Tricia"), then anything but letters, apostrophes and hyphens."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return re.sub(r"[^A-Za-z'-]", "", folded)
+
+
+COMMON_SURNAME_RANK = 25_000  # of 88,799 census surnames; the tail holds words ("GENERAL" 43,702)
+COMMON_FIRST_RANK = 500  # of about 1,200 male and 4,300 female names; rarer ones are words ("Man", "Sunday")
+
+
+def _ranked_within(ranks: dict[str, int], word: str, limit: int) -> bool:
+    return ranks.get(_alpha(word).upper(), limit + 1) <= limit
+
+
+def is_common_first_name(word: str) -> bool:
+    """One of the census's 500 most frequent first names (any case)."""
+    return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)
+
+
+def is_common_surname(word: str, limit: int = COMMON_SURNAME_RANK) -> bool:
+    """One of the census's `limit` (25,000) most frequent last names (any case)."""
+    return _ranked_within(_surname_ranks(), word, limit)
+
+
+def plausible_name(text: str) -> bool:
+    """What no person's name is: mostly form words ("Accounts Payable", "Bill Plan"), two names
+    joined by '&' ("Mike & Molly"), or part of a programme title ("Ellen DeGeneres Show")."""
+    return field_share(text) <= 0.5 and "&" not in text and not PROGRAMME.search(text)
+
+
+def is_person_name(text: str) -> bool:
+    """Census first and last names in "First [M.] Last" or "Last, First" order."""
+    first, last = _first_name_ranks(), _surname_ranks()
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words) or not plausible_name(text):
+        return False
+    if not all(w[0].isupper() for w in words if w[0].isalpha()):
+        return False
+    up = [_alpha(w).upper() for w in words]
+    plain = up[0] in first and up[-1] in last
+    inverted = "," in text and up[0] in last and up[1] in first
+    if not (plain or inverted):
+        return False
+    tags, kind = _person_tag(text)
+    return kind != "Corporation" or set(tags) == {"CorporationName"}
+
+
+def is_name_with_rare_surname(text: str) -> bool:
+    """ "JOHN ZWIRBLIS": a common first name and a surname the census lists lack, printed alone as
+    a name is (both words capitalised alike, the second no form word), which `probablepeople`
+    reads as a given name and a surname."""
+    words = text.split()
+    if len(words) != 2 or not all(w.isalpha() and w[0].isupper() for w in words) or len(words[1]) < 3:
+        return False
+    if words[0].isupper() != words[1].isupper() or not is_common_first_name(words[0]) or not plausible_name(text):
+        return False
+    tags, kind = _person_tag(text)
+    return kind == "Person" and set(tags) == {"GivenName", "Surname"}
+
+
+def _person_tag(text: str) -> tuple[dict[str, str], str]:
+    """probablepeople's components and kind (Person, Corporation), or none for a string it
+    cannot label."""
+    try:
+        tags, kind = probablepeople.tag(text)
+    except probablepeople.RepeatedLabelError:
+        return {}, ""
+    return dict(tags), str(kind)

@@ -18,7 +18,7 @@ import usaddress
 
 from redact_agent.local.layout import Segment, above, below, part
 from redact_agent.local.names import is_common_first_name, is_name_with_rare_surname, is_person_name
-from redact_agent.local.organizations import names_an_organization
+from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import PROGRAMME, field_share
@@ -225,6 +225,8 @@ def find(page_text: PageText) -> list[Span]:
             out.append(Span("LOCATION", seg.words, 0.6, "city-line"))
         if names_an_organization(text):  # the organisations recogniser has it
             pass
+        elif (start := person_after_label(seg.text)) is not None:
+            out.append(Span("PERSON_NAME", seg.cuts(start, len(seg.text))[0], 0.6, "census-names after a label"))
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
         elif is_name_with_rare_surname(text):

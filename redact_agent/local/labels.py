@@ -369,12 +369,28 @@ def _value_spans(
         coded = split_code(seg, offset, name_type, code_type, 0.8, "label")
         if coded:
             return coded
+    if type_ == "PERSON_NAME" and (listed := _listed_names(seg, offset, text, label, score)):
+        return listed
     if not ok(text) or (type_ == "PERSON_NAME" and is_organization(text)):
         return []
     words, left, right = seg.cuts(offset, offset + len(text))
     # A date of birth is a date the pattern recogniser also finds: the label must win.
     score = 0.95 if type_ == "DATE_OF_BIRTH" else score
     return [Span(type_, words, score, "label", left, right, _why("the value of", label))] if words else []
+
+
+def _listed_names(seg: Segment, offset: int, text: str, label: str, score: float) -> list[Span]:
+    """Several people in one field ("Mary Smith, Jane Doe"): a span each, when every part between
+    commas or semicolons is a full census name (so "Smith, Jennifer" stays one)."""
+    parts = [(m.start(), m.group()) for m in re.finditer(r"[^,;]*[^,;\s]", text)]
+    parts = [(start + len(p) - len(p.lstrip()), p.strip()) for start, p in parts]
+    if len(parts) < 2 or not all(len(p.split()) >= 2 and is_person_name(p) for _, p in parts):
+        return []
+    spans = []
+    for start, p in parts:
+        words, left, right = seg.cuts(offset + start, offset + start + len(p))
+        spans.append(Span("PERSON_NAME", words, score, "label", left, right, _why("the value of", label)))
+    return spans
 
 
 def _why(where: str, label: str) -> str:

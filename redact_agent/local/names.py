@@ -68,7 +68,8 @@ def plausible_name(text: str) -> bool:
 
 
 def is_person_name(text: str) -> bool:
-    """Census first and last names in "First [M.] Last" or "Last, First" order."""
+    """Census first and last names in "First [M.] Last" or "Last, First" order (a double-barrelled
+    surname of two census ones too)."""
     first, last = _first_name_ranks(), _surname_ranks()
     words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
     if not 2 <= len(words) <= 4 or any(any(c.isdigit() for c in w) for w in words) or not plausible_name(text):
@@ -76,12 +77,17 @@ def is_person_name(text: str) -> bool:
     if not all(w[0].isupper() for w in words if w[0].isalpha()):
         return False
     up = [_alpha(w).upper() for w in words]
-    plain = up[0] in first and up[-1] in last
-    inverted = "," in text and up[0] in last and up[1] in first
+    plain = up[0] in first and _in_surnames(up[-1], last)
+    inverted = "," in text and _in_surnames(up[0], last) and up[1] in first
     if not (plain or inverted):
         return False
     tags, kind = _person_tag(text)
     return kind != "Corporation" or set(tags) == {"CorporationName"}
+
+
+def _in_surnames(word: str, last: dict[str, int]) -> bool:
+    """A census surname, or a double-barrelled one of two ("FITZGERALD-MONTGOMERY")."""
+    return word in last or (word.count("-") == 1 and all(p in last for p in word.split("-")))
 
 
 def is_name_with_rare_surname(text: str) -> bool:

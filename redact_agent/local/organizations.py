@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from redact_agent.local.layout import Segment
+from redact_agent.local.names import is_person_name
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import FIELD_WORDS, words
 
@@ -76,8 +77,21 @@ def has_name_part(text: str) -> bool:
 
 
 def is_organization(text: str) -> bool:
-    """An organisation cue word with a name beside it, in a non-label."""
-    return bool(ORG_CUES.search(text)) and not text.rstrip().endswith(":") and has_name_part(text)
+    """An organisation cue word with a name beside it, in a non-label; not a label of cue and
+    field words with a person's name after it ("Agency Contact Lakeisha Washington")."""
+    cued = bool(ORG_CUES.search(text)) and not text.rstrip().endswith(":") and has_name_part(text)
+    return cued and person_after_label(text) is None
+
+
+def person_after_label(text: str) -> int | None:
+    """Where a census person's name starts after a label of only cue and field words, which
+    the OCR read as one line with it ("Agency Contact Lakeisha Washington")."""
+    tokens = list(re.finditer(r"\S+", text))
+    for k in range(1, len(tokens) - 1):
+        start = tokens[k].start()
+        if not has_name_part(text[:start]) and is_person_name(text[start:]):
+            return start
+    return None
 
 
 def is_rep_office(text: str) -> bool:

@@ -128,3 +128,10 @@ def test_a_suite_line_over_its_street_line_and_a_city_line_without_zip_or_with_t
     assert ("POSTAL_ADDRESS", "123 Main Street New York, NY") in found(no_zip)
     spelt = rows(("1700 N. Moore St.", (100, 100, 300, 124)), ("Arlington, Virginia 22209", (100, 130, 400, 154)))
     assert ("POSTAL_ADDRESS", "1700 N. Moore St. Arlington, Virginia 22209") in found(spelt)
+
+
+def test_a_double_barrelled_surname_of_two_census_surnames():
+    from redact_agent.local.names import is_person_name
+
+    assert is_person_name("Jacqueline Fitzgerald-Montgomery")
+    assert not is_person_name("Jacqueline Fitzgerald-Qwzx")

@@ -399,3 +399,18 @@ def test_values_the_ocr_misread_in_part(line, type_, value):
 def test_numbers_like_those_are_no_codes_or_phones(line):
     words = rows((line, (40, 40, 600, 64)))
     assert not [s for s in recognise(PageText.of(words)) if s.type in ("CONTRACT_NUMBER", "PHONE_NUMBER")]
+
+
+@pytest.mark.parametrize(
+    "line, names",
+    [
+        ("Assistant: Mary Smith, Jane Doe", ["Mary Smith", "Jane Doe"]),  # two people, a box each
+        ("Buyer: Smith, Jennifer", ["Smith, Jennifer"]),  # one person, surname first
+        ("Buyer: Jacqueline Fitzgerald-Montgomery", ["Jacqueline Fitzgerald-Montgomery"]),  # two census surnames
+        ("Agency Contact Lakeisha Washington", ["Lakeisha Washington"]),  # a label without its colon
+    ],
+)
+def test_the_people_in_a_name_field_each_boxed_whole(line, names):
+    words = rows((line, (40, 40, 600, 64)))
+    kept = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PERSON_NAME"]
+    assert kept == names

@@ -3,8 +3,9 @@
 120 ..."). Each is one value whose box encloses both lines (spec/annotation.md).
 
 A line of running text continues on the line below it when that line starts at the same left
-margin, or a field's value on a short line of its own under the value's last word, and nothing
-else is printed to the right of the first one. The value is read across the
+margin (a field's value too, when its cell wraps it there: "Buyer: Jennifer" over "Rodriguez"),
+or a field's value on a short line of its own under one of the value's last words ("Prepared by:
+Robert J." over "Smith"), and nothing else is printed to the right of the first one. The value is read across the
 break from the last few words of the one and the first few of the other.
 """
 
@@ -27,38 +28,56 @@ _TAIL = 3  # words of the upper line, and of the lower one, a value may take acr
 _PUNCT = ".,;:()"
 
 
-def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment, Segment, bool]]:
+def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment, Segment, int | None]]:
     """Each line of running text and the line it runs on to: one that starts at its left
-    margin, or a field's value that goes on under its last word in a short line of its own
-    ("Attn: Mary" over "Johnson"), with whether it is such a line (the value takes all of it)."""
+    margin, or a field's value that goes on under one of its last words in a short line of its
+    own ("Attn: Mary" over "Johnson", "Buyer: Mary Ann" over "Kowalczyk"), with where in the
+    upper line that value starts (it takes all of the lower line), None at the margin."""
     for seg in segs:
         if len(seg.words) < 2 or right_of(seg, segs) is not None:
             continue
         nxt = below(seg, segs, max_lines=1.0)
         if nxt is None:
             continue
-        at_margin = abs(nxt.box[0] - seg.box[0]) < seg.height
-        under_last = len(nxt.words) <= 2 and abs(nxt.box[0] - words[seg.words[-1]].bbox[0]) < seg.height
-        if at_margin or under_last:
-            yield seg, nxt, not at_margin
-
-
-def _names(upper: Segment, lower: Segment, words: list[Word], whole: bool) -> list[Span]:
-    """A first name ending the upper line and a surname (with its initial) opening the lower, or
-    making all of it (`whole`)."""
-    first = words[upper.words[-1]].text
-    if not first[:1].isupper() or not first.isalpha() or field_share(first) > 0:
-        return []
-    for size in (2, 1):
-        rest = [words[i].text for i in lower.words[:size]]
-        if len(rest) < size or (whole and size != len(lower.words)):
+        if abs(nxt.box[0] - seg.box[0]) < seg.height:
+            yield seg, nxt, None
             continue
-        last = rest[-1]
-        right = len(last) - len(last.rstrip(_PUNCT))  # "Clayton," ends at the name
-        surname = last.rstrip(_PUNCT)
-        if field_share(surname) == 0 and is_person_name(" ".join([first, *rest]).rstrip(_PUNCT)):
-            score = WHOLE_SCORE if whole else 0.5
-            return [Span("PERSON_NAME", (upper.words[-1], *lower.words[:size]), score, "wrapped-name", 0, right)]
+        tail = range(max(1, len(seg.words) - _TAIL), len(seg.words))
+        under = [k for k in tail if abs(nxt.box[0] - words[seg.words[k]].bbox[0]) < seg.height]
+        if len(nxt.words) <= 2 and under:
+            yield seg, nxt, under[0]
+
+
+def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None) -> list[Span]:
+    """A name the break cuts: the upper line's last word, or a label's value on it ("Buyer: Mary
+    Ann"), or the value from `start` on, then a surname (with its initial) opening the lower line,
+    or all of it when it is the value's own short line (`start`). A label's value outranks the
+    value's first line alone. A value that is a whole name already does not go on."""
+    if start is None:
+        tail = range(max(1, len(upper.words) - _TAIL), len(upper.words))
+        after_label = [k for k in tail if words[upper.words[k - 1]].text.endswith(":")]
+        start, ends = (after_label or [len(upper.words) - 1])[-1], [lower.words[:2], lower.words[:1]]
+        labelled = bool(after_label)
+    else:
+        ends, labelled = [lower.words], True
+    head = upper.words[start:]
+    first = words[head[0]].text
+    if not first[:1].isupper() or field_share(first) > 0:
+        return []
+    if len(head) > 1 and is_person_name(" ".join(words[i].text for i in head).rstrip(_PUNCT)):
+        return []  # a whole name already ("From: Tricia Perry"): the next line is something else
+    for end in ends:
+        run = (*head, *end)
+        last = words[run[-1]].text
+        surname = last.rstrip(_PUNCT)  # "Clayton," ends at the name
+        labels = any(words[i].text.endswith(":") for i in end)  # "Name: Charles" opens another field
+        if (
+            not labels
+            and field_share(surname) == 0
+            and is_person_name(" ".join(words[i].text for i in run).rstrip(_PUNCT))
+        ):
+            score = WHOLE_SCORE if labelled else 0.5
+            return [Span("PERSON_NAME", run, score, "wrapped-name", 0, len(last) - len(surname))]
     return []
 
 
@@ -80,8 +99,8 @@ def _phones(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:
 
 def find(text: PageText) -> list[Span]:
     out: list[Span] = []
-    for upper, lower, whole in _continued(text.segs, text.words):
-        out += _names(upper, lower, text.words, whole) + _phones(upper, lower, text.words)
+    for upper, lower, start in _continued(text.segs, text.words):
+        out += _names(upper, lower, text.words, start) + _phones(upper, lower, text.words)
     return out
 
 

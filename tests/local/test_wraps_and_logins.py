@@ -39,6 +39,23 @@ def test_a_fields_name_that_goes_on_under_its_first_name_is_one_name():
     assert ("PERSON_NAME", "Mary") in got and ("PERSON_NAME", "Mary\nJohnson") not in got
 
 
+def test_a_fields_value_of_several_words_that_goes_on_under_its_start_is_one_name():
+    got = _resolved(("Prepared by: Robert J.", (40, 100, 300, 114)), ("Smith", (172, 118, 230, 132)))
+    assert ("PERSON_NAME", "Robert J.\nSmith") in got
+
+
+def test_a_fields_value_that_the_cell_wraps_to_its_left_margin_is_one_name():
+    got = _resolved(("Buyer: Jennifer", (40, 100, 200, 114)), ("Rodriguez", (40, 118, 150, 132)))
+    assert ("PERSON_NAME", "Jennifer\nRodriguez") in got
+
+
+def test_a_whole_name_or_a_next_field_does_not_go_on():
+    whole = _resolved(("From: Tricia Perry", (40, 100, 240, 114)), ("Allen", (40, 118, 100, 132)))
+    assert ("PERSON_NAME", "Tricia Perry") in whole
+    field = _resolved(("Advertiser: Harris", (40, 100, 240, 114)), ("Name: Charles O. Jones", (40, 118, 300, 132)))
+    assert not any(v.startswith("Harris") and "Charles" in v for _, v in field)
+
+
 def test_a_phone_number_and_an_extension_the_paragraph_wraps():
     got = _resolved(
         ("please call the office at (497)", (40, 100, 900, 114)),

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from redact_agent import __version__
-from redact_agent.boxes import areas, as_array, covered_areas, intersections
+from redact_agent.boxes import areas, as_array, covered_areas, intersections, iou_matrix
 from redact_agent.errors import BackendUnavailable, RedactAgentError
 from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page
@@ -146,6 +146,18 @@ def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Pre
     ]
 
 
+def _outranked(prediction: Prediction, again: list[Prediction]) -> bool:
+    """A page's prediction that a surer mention found on another page, printed in the same place,
+    types otherwise: a code typed by its shape alone here that another page printed under its
+    label ("Invoice # ST-12183"). The repeat takes its place."""
+    return any(
+        a.type != prediction.type
+        and (a.confidence or 0.0) > (prediction.confidence or 0.0)
+        and iou_matrix(as_array([a.bbox]), as_array([prediction.bbox]))[0, 0] >= COVERED
+        for a in again
+    )
+
+
 def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:
     if values == "omit":
         update = {}
@@ -215,6 +227,7 @@ def redact_page(
     predictions = page.page.predictions
     if others and page.words is not None:
         again = printed_again(image, page.words, page.turn, others)
+        predictions = [p for p in predictions if not _outranked(p, again)]
         predictions = predictions + linker.link(_uncovered(again, predictions))
     codes = dict(job.codes)
     labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]

@@ -311,3 +311,18 @@ def test_a_value_from_another_page_inside_a_less_sensitive_prediction_is_added()
     assert _uncovered([name], [phone]) == []  # covered by a critical box already
     place = Prediction(type="LOCATION", bbox=(300, 100, 400, 120), value="Davis")
     assert _uncovered([place], [organization]) == []
+
+
+def test_a_code_another_page_printed_under_its_label_types_its_bare_mention(tmp_path):
+    engine = LocalEngine(mode="single", policy=load_policy("all"))
+    bare = ["Please quote ST-5046768 when paying"]
+    _text_pdf(tmp_path / "doc.pdf", [bare, ["Invoice #: ST-5046768"]])
+    _text_pdf(tmp_path / "alone.pdf", [bare])
+    assert run(Job(engine, None, tmp_path / "out"), [str(tmp_path / "doc.pdf"), str(tmp_path / "alone.pdf")]) == 0
+
+    def code(page: str) -> list[tuple[str, str]]:
+        found = json.loads((tmp_path / "out" / f"{page}.json").read_text())["predictions"]
+        return [(p["type"], p["entity"]) for p in found if p["value"] == "ST-5046768"]
+
+    assert code("doc-p1") == [("INVOICE_NUMBER", "INVOICE_NUMBER#1")]  # its shape alone guesses a CUSTOMER_ID
+    assert code("alone-p1") == [("CUSTOMER_ID", "CUSTOMER_ID#1")]

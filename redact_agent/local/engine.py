@@ -356,6 +356,15 @@ def _repeats(spans: list[Span], text: PageText) -> list[Span]:
     return out
 
 
+DOCUMENT_SCORE = 0.5  # a value found on another page, printed here: above a guess by shape alone
+
+
+def _document_score(found: Prediction) -> float:
+    """A repeat is as sure as the mention it repeats, up to `DOCUMENT_SCORE`: a code another page
+    typed by its label types it here, not one another page only guessed by its shape."""
+    return min(DOCUMENT_SCORE, found.confidence if found.confidence is not None else DOCUMENT_SCORE)
+
+
 def printed_again(
     page: Image.Image, words: list[Word], turn: Image.Transpose | None, found: Sequence[Prediction]
 ) -> list[Prediction]:
@@ -369,7 +378,9 @@ def printed_again(
         span
         for p in found
         if p.value and p.type != "DATE"
-        for span in _spans_of(text, p.type, p.value, 0.5, "document", f"found on another page as {p.value!r}")
+        for span in _spans_of(
+            text, p.type, p.value, _document_score(p), "document", f"found on another page as {p.value!r}"
+        )
     ]
     page_grey = grey(np.asarray(page.convert("RGB")))
     return turned_back_all(

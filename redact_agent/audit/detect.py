@@ -61,18 +61,24 @@ CODE = re.compile(
     re.IGNORECASE,
 )
 NUMBERED = re.compile(r"^\d{1,2}[a-zA-Z]?$")  # a ground by its number in a legend ("3"), on a black box only
+MARKING_RATIO = 85  # percent alike, as rapidfuzz scores the OCR's spelling against a marking
+MIN_CUT_MARKING = 10  # characters, two words at least: the start of a marking that its box cuts short
 MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet tot het verzoek", "niet openbaar",
             "out of scope", "withheld"]  # fmt: skip
 
 
 def is_code(text: str, dark_fill: bool = False) -> bool:
-    """Whether text read inside a box is a redaction's code or marking. A bare number is one
+    """Whether text read inside a box is a redaction's code or marking (or a marking's start, cut
+    short by the box's end). A bare number is one
     only in light print on a black box: on a shaded or outlined one it is a table's cell; so is
     a label of ours ("PERSON 2"), which a heading bar could print too in other colours."""
     folded = " ".join(text.casefold().split())
-    marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=85)
+    marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=MARKING_RATIO)
+    # a marking the box's end cuts short ("behoort noiet" for "behoort niet tot Wob verzoek")
+    cut = len(folded) >= MIN_CUT_MARKING and " " in folded
+    cut = cut and any(fuzz.ratio(folded, m[: len(folded)]) >= MARKING_RATIO for m in MARKINGS)
     ours = dark_fill and LABEL.match(" ".join(text.split()))  # a label `redact --label` wrote ("PERSON 2")
-    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours) or marking is not None
+    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours or cut) or marking is not None
 
 
 _FOIA_MISREAD = re.compile(r"^\(b\W?\(?\w?\d[\w()]{0,5}$", re.IGNORECASE)  # "(bN7HC)" for "(b)(7)(C)"
@@ -284,10 +290,12 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
     on it are codes, each word's share of it (the rows between the words' lines cut at the
     middle, and in a row, the columns between its words) is judged as a fill of its own. A word
     that is no code (print the box touches) stays in a share, which is then judged no redaction.
-    A ragged component is one redaction or none: boxes of several widths painted over each other."""
+    A ragged component (boxes of several widths) is taken apart only where a row holds several
+    codes, boxes side by side; lines of a paragraph painted over as one, a code on each, stay one."""
     x, y, w, h, mask = _drawn(c)
-    if h < 2 * LOW * p.s or w < WIDE * LOW * p.s or mask.mean() < MIN_FILL:
+    if h < 2 * LOW * p.s or w < WIDE * LOW * p.s:
         return []
+    ragged = mask.mean() < MIN_FILL
     words = p.ocr.words(p.image.crop((x, y, x + w, y + h)))
     codes = sum(is_code(word.text.translate(_BRACKETS)) for word in words)
     if codes < 2 or codes < 2 / 3 * len(words):
@@ -301,6 +309,8 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
             rows[-1].append(word)
         else:
             rows.append([word])
+    if ragged and max(sum(is_code(word.text.translate(_BRACKETS)) for word in row) for row in rows) < 2:
+        return []  # lines of a paragraph blanked as one, a ground on each: no row has boxes side by side
     row_cuts = [0] + [round((a[0].bbox[3] + b[0].bbox[1]) / 2) for a, b in itertools.pairwise(rows)] + [h]
     out = []
     piece = np.zeros_like(solid)  # one share at a time, on the page, as `_filled` reads it

@@ -374,3 +374,28 @@ def test_a_black_box_a_stamps_ring_bites_into_is_black():
     draw.ellipse((380, 1340, 620, 1580), outline=(190, 190, 190), width=30)
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250 and r.kind == "black"]
     assert len(found) == 1 and found[0].bbox[0] <= 301 and found[0].bbox[2] >= 799
+
+
+def test_gray_boxes_of_several_widths_that_touch_with_two_on_a_line_are_taken_apart():
+    # 0012-page0 of the Woo pages: the "To:" line's two boxes over the "From:" line's one, each
+    # its own width; a paragraph's lines painted over as one, a ground on each, are not taken
+    # apart by their codes
+    page, draw = _page()
+    font = ImageFont.load_default(size=24)
+    for left, right in ((300, 520), (521, 700)):
+        draw.rectangle((left, 1300, right, 1333), fill=(192, 192, 192))
+        draw.text((left + 50, 1303), "5.1.2e", fill="white", font=font)
+    draw.rectangle((300, 1334, 580, 1367), fill=(192, 192, 192))
+    draw.text((350, 1337), "5.1.2e", fill="white", font=font)
+    found = [r for r in detect.find(page, get_engine()) if 1250 < r.bbox[1] < 1450]
+    assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e")] * 3
+    for top, right in ((1500, 1200), (1534, 900), (1568, 1100)):
+        draw.rectangle((300, top, right, top + 33), fill=(192, 192, 192))
+        draw.text((310, top + 3), "5.1.2e", fill="white", font=font)
+    paragraph = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1450]
+    assert len(paragraph) < 3  # not taken apart line by line by its codes
+
+
+def test_a_marking_that_its_box_cuts_short_is_a_code_and_a_word_of_it_is_not():
+    assert detect.is_code("bbehoort noiet") and detect.is_code("behoort noiet tot")
+    assert not detect.is_code("behoort") and not detect.is_code("niet tot")

@@ -164,6 +164,27 @@ def _continues(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], tone: f
     return total > 0 and same / total > CONTINUES
 
 
+def _between_rules(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], k: int) -> bool:
+    """Whether a fill's top and bottom edges lie on ruled lines that run on past one of its sides
+    or the other: a table's shaded cells, not a box painted over the page. A rule is thin: a box
+    beside the fill's edge (the one painted above it) is none."""
+    x, y, w, h = rect
+    height, width = grey.shape
+    if x < 3 * k or x + w + 3 * k > width:
+        return False
+
+    def ruled(edge: int) -> bool:
+        rows = grey[max(0, edge - 2 * k) : min(height, edge + 2 * k + 1)] < LINE
+        near = slice(max(0, edge - k) - max(0, edge - 2 * k), edge + k + 1 - max(0, edge - 2 * k))
+        for band in (rows[:, x - 3 * k : x], rows[:, x + w : x + w + 3 * k]):
+            dark = band.mean(axis=1) >= 0.8
+            if dark[near].any() and dark.sum() <= k:
+                return True
+        return False
+
+    return ruled(y) and ruled(y + h - 1)
+
+
 def _fill_holes(mask: NDArray[np.uint8], keep: Callable[[NDArray[Any], NDArray[Any]], bool]) -> NDArray[np.uint8]:
     """`mask` with the holes that `keep(hole, parent)` accepts filled (contours, a hole's parent
     the outline it lies in)."""
@@ -446,6 +467,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     if kind in ("gray", "color") and score < MIN_SCORE:
         return None  # a shaded piece of a logo or a photo: no box is painted that unevenly
+    if kind in ("gray", "color") and code is None and _between_rules(grey, (x, y, w, h), p.k):
+        return None  # a table's shaded cells
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
 
 

@@ -399,3 +399,15 @@ def test_gray_boxes_of_several_widths_that_touch_with_two_on_a_line_are_taken_ap
 def test_a_marking_that_its_box_cuts_short_is_a_code_and_a_word_of_it_is_not():
     assert detect.is_code("bbehoort noiet") and detect.is_code("behoort noiet tot")
     assert not detect.is_code("behoort") and not detect.is_code("niet tot")
+
+
+def test_a_tables_shaded_cells_between_its_rules_are_no_redaction_and_a_box_on_an_underline_is():
+    page, draw = _page()
+    for y in (1300, 1340, 1420):  # a schedule's rows: its rules run on past the shaded block
+        draw.line((200, y, 1500, y), fill="black", width=1)
+    draw.rectangle((600, 1300, 1100, 1420), fill=(192, 192, 192))
+    assert not [r for r in detect.find(page, get_engine()) if 1250 < r.bbox[1] < 1450]
+    draw.rectangle((300, 1600, 700, 1660), fill=(120, 120, 120))  # a box painted over two lines
+    draw.rectangle((360, 1664, 620, 1690), fill=(120, 120, 120))  # and one under it, on an underline
+    draw.line((300, 1691, 1200, 1691), fill="black", width=2)
+    assert len([r for r in detect.find(page, get_engine()) if r.bbox[1] > 1550]) == 2

@@ -314,8 +314,9 @@ def label_type(text: str, fuzzy: bool = False) -> tuple[str, Callable[[str], boo
     if fuzzy:
         folded = re.sub(r"[^a-z ]", "", core.lower()).strip()
         best = process.extractOne(folded, list(_HEADERS), scorer=fuzz.ratio, score_cutoff=80)
-        if best is not None:
-            return _HEADERS[best[0]], _OK[_HEADERS[best[0]]]
+        if best is not None:  # a kind its words name as printed outranks a near spelling's ("Agency Order")
+            type_ = next((t for pattern, t in _CODE_KINDS if pattern.search(core)), _HEADERS[best[0]])
+            return type_, _OK[type_]
     code = _code_label(hashed)
     return (code, _code) if code is not None else None
 

@@ -170,3 +170,11 @@ def test_a_short_code_in_capitals_is_an_agency_or_advertiser_code(line, code):
     # spec/annotation.md: agency and advertiser codes are CUSTOMER_IDs, letters alone too
     got = {v for t, v in found(rows((line, (40, 40, 40 + 16 * len(line), 64)))) if t == "CUSTOMER_ID"}
     assert got == ({code} if code else set())
+
+
+def test_a_header_whose_words_name_a_kind_is_that_kind_also_near_another_headers_spelling():
+    # "Agency Order" is 87% alike "Agency Code" (a near spelling the OCR makes), but names an order
+    words = rows(("Agency Order", (100, 100, 220, 122)), ("AO-99812", (100, 126, 190, 148)))
+    assert ("CONTRACT_NUMBER", "AO-99812") in found(words)
+    misread = rows(("\\qy Code", (100, 100, 180, 122)), ("1268", (100, 126, 140, 148)))
+    assert ("CUSTOMER_ID", "1268") in found(misread)

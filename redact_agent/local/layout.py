@@ -15,6 +15,7 @@ from redact_agent.boxes import union_box
 from redact_agent.tools.ocr import Word
 
 GAP_FACTOR = 1.5
+PADDING = 0.25  # of a line's height: what two OCR boxes may overlap by with nothing printed in common
 
 
 @dataclass(frozen=True)
@@ -82,13 +83,17 @@ def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment
 
 
 def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment | None:
-    """The nearest segment below that overlaps `seg` horizontally."""
+    """The nearest segment below that overlaps `seg` horizontally, by more than the few pixels
+    OCR boxes are padded with (a logo's letters that reach a pixel under an address are not)."""
     # "Below" means starting under seg's middle: OCR line boxes (RapidOCR's especially) overlap.
     top, limit = seg.box[1] + 0.5 * seg.height, seg.box[3] + max_lines * max(seg.height, 8)
+    pad = PADDING * seg.height
     cands = [
         s
         for s in segs
-        if top <= s.box[1] <= limit and s.box[0] < seg.box[2] and s.box[2] > seg.box[0] and s.index != seg.index
+        if top <= s.box[1] <= limit
+        and min(s.box[2], seg.box[2]) - max(s.box[0], seg.box[0]) > pad
+        and s.index != seg.index
     ]
     return min(cands, key=lambda s: s.box[1], default=None)
 

@@ -27,3 +27,15 @@ def test_left_of_and_above_are_the_inverses_of_right_of_and_below():
             assert above(seg, segs, lines) == [s for s in segs if below(s, segs, lines) == seg]
     name, phone, fax = (next(s for s in segs if s.text.startswith(t)) for t in ("Name", "Phone", "Fax"))
     assert left_of(phone, segs) == name and left_of(fax, segs) == phone and left_of(name, segs) is None
+
+
+def test_a_line_whose_box_reaches_a_pixel_or_two_under_another_is_not_below_it():
+    # a logo's letters at the left, their OCR box padded to reach 2 px under the street line
+    street, logo, city = segments(
+        rows(
+            ("3725 Malden Ave", (251, 136, 415, 161)),
+            ("W J Z", (33, 161, 253, 223)),
+            ("Baltimore, MD 21211", (251, 162, 458, 187)),
+        )
+    )
+    assert below(street, [street, logo, city]) == city

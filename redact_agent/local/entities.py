@@ -154,19 +154,29 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         if start == 0:  # a suite line printed over its street line
             over = above(seg, segs, max_lines=2.0)
             block_words[:0] = next((s.words for s in over if _aligned_below(street, s) and _UNIT.match(s.text)), ())
-        nxt, lines = below(street, segs, max_lines=2.0), 1
-        while nxt is not None and lines < 5:
-            aligned = _aligned_below(nxt, street)
-            if aligned and (
-                _UNIT.match(nxt.text) or _city_line_of_block(nxt.text) or nxt.text.strip().upper() in ("US", "USA")
-            ):
-                block_words += nxt.words
-                lines += 1
-                nxt = below(nxt, segs, max_lines=2.0)
-            else:
-                break
+        line, nxt, lines = street, below(street, segs, max_lines=2.0), 1
+        while nxt is not None and lines < 5 and _aligned_below(nxt, street) and _goes_on(line.text, nxt.text):
+            block_words += nxt.words
+            line, nxt, lines = nxt, below(nxt, segs, max_lines=2.0), lines + 1
         out.append(Span("POSTAL_ADDRESS", tuple(block_words), 0.8, "usaddress"))
     return out
+
+
+_UNIT_END = re.compile(r"\b(?:suite|ste|fl|floor|unit|apt|room|rm|#)\.?\s*$", re.IGNORECASE)
+_UNIT_NUMBER = re.compile(r"^#?\d{1,5}[A-Z]?$")
+_ZIP = re.compile(r"^\d{5}(?:-\d{4})?$")
+
+
+def _goes_on(line: str, nxt: str) -> bool:
+    """Whether the line under a block's last one is of the block: a suite line, a city line, the
+    country, a suite's number the line above ends before ("... St. Suite" over "600"), or a ZIP
+    code under a city line that has none ("ALEXANDRIA, VA" over "22313")."""
+    nxt = nxt.strip()
+    if _UNIT.match(nxt) or _city_line_of_block(nxt) or nxt.upper() in ("US", "USA"):
+        return True
+    if _UNIT_NUMBER.match(nxt) and _UNIT_END.search(line):
+        return True
+    return bool(_ZIP.match(nxt)) and _city_line_of_block(line) and not re.search(r"\d{5}", line)
 
 
 def _names_within(seg: Segment, words: list[Word]) -> list[Span]:

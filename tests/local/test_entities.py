@@ -144,3 +144,21 @@ def test_a_street_line_over_its_city_line_beside_a_logo_whose_box_reaches_under_
         ("Baltimore, MD 21211", (251, 162, 458, 187)),
     )
     assert ("POSTAL_ADDRESS", "3725 Malden Ave Baltimore, MD 21211") in found(words)
+
+
+def test_a_suites_number_on_a_line_of_its_own_and_a_zip_under_its_city_line_are_of_the_block():
+    suite = rows(
+        ("222 Ontario St. Suite", (613, 125, 770, 148)),
+        ("600", (613, 150, 643, 170)),
+        ("Chicago, IL 60654", (614, 172, 748, 195)),
+    )
+    assert ("POSTAL_ADDRESS", "222 Ontario St. Suite 600 Chicago, IL 60654") in found(suite)
+    zip_ = rows(
+        ("PO BOX 26067", (100, 100, 260, 124)),
+        ("ALEXANDRIA, VA", (100, 128, 290, 152)),
+        ("22313", (100, 156, 170, 180)),
+    )
+    assert ("POSTAL_ADDRESS", "PO BOX 26067 ALEXANDRIA, VA 22313") in found(zip_)
+    # a number under a street line that ends no suite is no part of it
+    counted = rows(("1030 James St", (100, 100, 260, 124)), ("600", (100, 128, 140, 152)))
+    assert ("POSTAL_ADDRESS", "1030 James St") in found(counted)

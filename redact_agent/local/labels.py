@@ -38,6 +38,7 @@ def _id(v: str) -> bool:
 
 
 _OCR_CAPITAL_I = re.compile(r"^l(?=[a-z]+\b)")  # a name's first letter only
+_MARK_AFTER = re.compile(r"(?<=[A-Za-z]{2})\d$")  # one digit glued to a name's last letters
 
 
 _LETTER_CODE = re.compile(r"[A-Z]{2,8}(?:[-/][A-Z]{2,8})?")  # "GMAC", "OMD-NY"
@@ -57,6 +58,7 @@ def _name(v: str) -> bool:
         first = parts[-1] if "," in v else parts[0]
         return is_common_first_name(first) and is_person_name(v.title())
     v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
+    v = _MARK_AFTER.sub("", v)  # "BRADLEY PHILIPPS2": a footnote's mark or a typo, printed with the name
     words = v.replace(",", " ").split()
     shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)
     return shaped and plausible_name(v)
@@ -372,12 +374,21 @@ def _value_spans(
             return coded
     if type_ == "PERSON_NAME" and (listed := _listed_names(seg, offset, text, label, score)):
         return listed
+    if type_ == "PERSON_NAME" and _PERSON_CODE.fullmatch(text) and not _census_word(text) and field_share(text) == 0:
+        type_, ok = "EMPLOYEE_ID", _PERSON_CODE.fullmatch  # "Requested by: CFLA": a user's code, no name
     if not ok(text) or (type_ == "PERSON_NAME" and is_organization(text)):
         return []
     words, left, right = seg.cuts(offset, offset + len(text))
     # A date of birth is a date the pattern recogniser also finds: the label must win.
     score = 0.95 if type_ == "DATE_OF_BIRTH" else score
     return [Span(type_, words, score, "label", left, right, _why("the value of", label))] if words else []
+
+
+_PERSON_CODE = re.compile(r"[A-Z]{2,5}")  # capitals alone in a person's field: initials or a user code
+
+
+def _census_word(word: str) -> bool:
+    return is_common_first_name(word) or is_common_surname(word)
 
 
 def _listed_names(seg: Segment, offset: int, text: str, label: str, score: float) -> list[Span]:

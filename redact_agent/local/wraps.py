@@ -17,7 +17,7 @@ from itertools import accumulate
 import phonenumbers
 
 from redact_agent.local.layout import Segment, below, right_of
-from redact_agent.local.names import is_person_name
+from redact_agent.local.names import is_name_with_rare_surname, is_person_name
 from redact_agent.local.patterns import PHONE_SHAPE
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
@@ -31,16 +31,18 @@ _PUNCT = ".,;:()"
 def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment, Segment, int | None]]:
     """Each line of running text and the line it runs on to: one that starts at its left
     margin, or a field's value that goes on under one of its last words in a short line of its
-    own ("Attn: Mary" over "Johnson", "Buyer: Mary Ann" over "Kowalczyk"), with where in the
-    upper line that value starts (it takes all of the lower line), None at the margin."""
+    own ("Attn: Mary" over "Johnson", "Buyer: Mary Ann" over "Kowalczyk"; another field may
+    follow it on its row), with where in the upper line that value starts (it takes all of the
+    lower line), None at the margin."""
     for seg in segs:
-        if len(seg.words) < 2 or right_of(seg, segs) is not None:
+        if len(seg.words) < 2:
             continue
         nxt = below(seg, segs, max_lines=1.0)
         if nxt is None:
             continue
         if abs(nxt.box[0] - seg.box[0]) < seg.height:
-            yield seg, nxt, None
+            if right_of(seg, segs) is None:  # running text's line ends here, not at another column
+                yield seg, nxt, None
             continue
         tail = range(max(1, len(seg.words) - _TAIL), len(seg.words))
         under = [k for k in tail if abs(nxt.box[0] - words[seg.words[k]].bbox[0]) < seg.height]
@@ -60,6 +62,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         labelled = bool(after_label)
     else:
         ends, labelled = [lower.words], True
+    own_line = labelled and len(ends) == 1  # the value's own short line: a surname the census lacks will do
     head = upper.words[start:]
     first = words[head[0]].text
     if not first[:1].isupper() or field_share(first) > 0:
@@ -71,11 +74,9 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         last = words[run[-1]].text
         surname = last.rstrip(_PUNCT)  # "Clayton," ends at the name
         labels = any(words[i].text.endswith(":") for i in end)  # "Name: Charles" opens another field
-        if (
-            not labels
-            and field_share(surname) == 0
-            and is_person_name(" ".join(words[i].text for i in run).rstrip(_PUNCT))
-        ):
+        name = " ".join(words[i].text for i in run).rstrip(_PUNCT)
+        person = is_person_name(name) or (own_line and is_name_with_rare_surname(name))
+        if not labels and field_share(surname) == 0 and person:
             score = WHOLE_SCORE if labelled else 0.5
             return [Span("PERSON_NAME", run, score, "wrapped-name", 0, len(last) - len(surname))]
     return []

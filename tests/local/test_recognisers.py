@@ -414,3 +414,15 @@ def test_the_people_in_a_name_field_each_boxed_whole(line, names):
     words = rows((line, (40, 40, 600, 64)))
     kept = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PERSON_NAME"]
     assert kept == names
+
+
+@pytest.mark.parametrize(
+    "line, type_, value",
+    [
+        ("Assistant: BRADLEY PHILIPPS2", "PERSON_NAME", "BRADLEY PHILIPPS2"),  # a digit glued on, as printed
+        ("Requested by: CFLA", "EMPLOYEE_ID", "CFLA"),  # capitals no census name has: a user's code
+        ("Buyer: JOHN", "PERSON_NAME", "JOHN"),
+    ],
+)
+def test_a_name_fields_value_with_a_mark_glued_on_or_a_users_code(line, type_, value):
+    assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))

@@ -56,6 +56,16 @@ def test_a_whole_name_or_a_next_field_does_not_go_on():
     assert not any(v.startswith("Harris") and "Charles" in v for _, v in field)
 
 
+def test_a_fields_value_goes_on_under_it_beside_another_field_with_a_surname_the_census_lacks():
+    # vrdu2's ad-buy pages: "Buyer: MAUREEN" over "SHREEMAN", "Primary Demo: ..." to its right
+    got = _resolved(
+        ("Buyer: MAUREEN", (882, 203, 1023, 230)),
+        ("Primary Demo: Adults 35+", (1133, 205, 1338, 228)),
+        ("SHREEMAN", (941, 221, 1038, 244)),
+    )
+    assert ("PERSON_NAME", "MAUREEN\nSHREEMAN") in got
+
+
 def test_a_phone_number_and_an_extension_the_paragraph_wraps():
     got = _resolved(
         ("please call the office at (497)", (40, 100, 900, 114)),

@@ -1,7 +1,8 @@
 """Tightening word boxes to the glyph ink, as the gold is drawn (spec/annotation.md).
 
 Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
-components whose centres lie inside the original box (cell rules, neighbouring words that
+components whose centres lie inside the original box (cell rules and the corners two of them
+make, neighbouring words that
 only reach into the margin, and short pieces that reach into the added margin above or below,
 which are the descenders and ascenders of the lines above and below, are dropped), drop a gray
 stamp's stroke that passes through the word in a lighter ink than its print (`_in_print_tone`),
@@ -52,8 +53,10 @@ def _ink(
     for i in range(1, n):
         cx, cy = centroids[i][0] + x0, centroids[i][1] + y0
         w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
-        # a cell border or underline: a ruled line may be a few pixels thick on a scan
+        # a cell border or underline: a ruled line may be a few pixels thick on a scan; or the
+        # corner two borders make, across the whole crop both ways and mostly empty
         rule = (h <= max(3, 0.2 * ch) and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)
+        rule = rule or (h == ch and w == cw and stats[i][cv2.CC_STAT_AREA] < STROKES * h * w)
         top = stats[i][cv2.CC_STAT_TOP]
         # a descender of the line above, or an ascender of the line below: short, and reaching
         # into the margin the crop adds around the word's box (cut off by the crop, or just inside it)

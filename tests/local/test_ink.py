@@ -20,6 +20,15 @@ def test_rule_across_the_box_is_not_ink(thickness):
     assert tighten(_cell(thickness), (24, 8, 62, 40)) == (30.0, 20.0, 56.0, 36.0)
 
 
+def test_the_corner_of_a_cells_borders_the_box_reaches_is_not_ink():
+    # vrdu2's "Agency Ref" cell: the OCR box takes in the cell's left border and its bottom
+    # border, one "L" across the whole crop whose centre falls inside the box
+    page = _cell(0)
+    page[4:42, 22] = 0  # the left border, on past the box
+    page[40:42, 22:100] = 0  # the bottom border
+    assert tighten(page, (24, 6, 62, 40)) == (30.0, 20.0, 56.0, 36.0)
+
+
 def test_a_wide_glyph_stays():
     page = np.full((60, 120), 255, np.uint8)
     page[20:36, 30:56] = 0  # one dark mark as wide as the word, and tall

@@ -66,6 +66,9 @@ def _tag(text: str) -> tuple[dict[str, str], str]:
     return dict(tags), str(kind)
 
 
+_CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*[AaPp]\.?[Mm]\b")  # a clock time is no house number
+
+
 def is_street_line(text: str) -> bool:
     """A street line by its shape and usaddress's reading: a listed suffix, or any USPS suffix
     usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box."""
@@ -77,7 +80,8 @@ def is_street_line(text: str) -> bool:
             "Ambiguous",
         )
     named = {"AddressNumber", "StreetName", "StreetNamePostType"} <= set(tags) and kind == "Street Address"
-    if not named or not text.strip()[:1].isdigit() or PROGRAMME.search(text):  # "11 News At 5am"
+    if not named or not text.strip()[:1].isdigit() or PROGRAMME.search(text) or _CLOCK.match(text.strip()):
+        # "11 News At 5am", "5 PM EST 11/20"
         return False
     return _title_words(tags["StreetName"]) and _title_words(tags["StreetNamePostType"])
 

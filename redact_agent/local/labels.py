@@ -17,7 +17,13 @@ from stdnum.eu import vat
 from stdnum.us import ein
 
 from redact_agent.local.layout import Segment, above, below, left_of, part, right_of
-from redact_agent.local.names import is_common_first_name, is_common_surname, is_person_name, plausible_name
+from redact_agent.local.names import (
+    is_common_first_name,
+    is_common_surname,
+    is_first_name,
+    is_person_name,
+    plausible_name,
+)
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE
 from redact_agent.local.places import is_market, is_place
@@ -448,11 +454,22 @@ _GREETING = re.compile(
 )
 
 
+# "... PLEASE CONFIRM THANKS, FRAN": who signs a message off, any census first name leading the name
+_SIGN_OFF = re.compile(
+    r"(?:^|(?<=[\s;.,!]))(?i:thanks|thank\s+you|regards|best\s+regards|sincerely|cheers),?\s+"
+    r"(?P<name>[A-Z][A-Za-z'.-]+(?:\s+[A-Z][A-Za-z'.-]+){0,2}?)\s*[.!]?$"
+)
+
+
 def _greeting(seg: Segment) -> list[Span]:
     """The person a letter or e-mail is addressed to: "Dear Ms. Holstein," (the name without its
-    honorific, spec/annotation.md), "Hello Matthew Johnson"."""
+    honorific, spec/annotation.md), "Hello Matthew Johnson"; and who signs it off ("Thanks, Fran")."""
     m = _GREETING.match(seg.text)
-    if m is None or is_organization(m.group("name")):
+    if m is None:
+        m = _SIGN_OFF.search(seg.text)
+        if m is None or not is_first_name(m.group("name").split()[0]):
+            return []
+    if is_organization(m.group("name")):
         return []
     words, left, right = seg.cuts(m.start("name"), m.end("name"))
     return [Span("PERSON_NAME", words, 0.7, "greeting", left, right)]
@@ -461,14 +478,24 @@ def _greeting(seg: Segment) -> list[Span]:
 _ESTIMATE = re.compile(
     r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?![.]\w)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE
 )
+# "... FOR SENATE EST 724730; ...": an estimate's number inside a line, in capitals as the
+# ad-buy forms print it; a time zone's "EST" after a clock time or before a year is none
+_ESTIMATE_INSIDE = re.compile(r"(?<!AM )(?<!PM )(?<=\s)EST\.?\s+(?P<code>\d{4,}[\w/-]*)(?![\w/-])")
+_YEAR_OR_DATE = re.compile(r"(?:19|20)\d\d|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
 
 
 def _estimate(seg: Segment) -> list[Span]:
     """An estimate line, "EST 1405-B HAMILTON": the estimate number, and a surname in the
-    estimate's name (spec/annotation.md: other estimate names are not PII)."""
+    estimate's name (spec/annotation.md: other estimate names are not PII); and an estimate's
+    number inside a line ("... EST 724730; ...")."""
     m = _ESTIMATE.match(seg.text)
     if m is None:
-        return []
+        out = []
+        for inside in _ESTIMATE_INSIDE.finditer(seg.text):
+            if not _YEAR_OR_DATE.fullmatch(inside.group("code")):
+                words, left, right = seg.cuts(inside.start("code"), inside.end("code"))
+                out.append(Span("CONTRACT_NUMBER", words, 0.8, "label", left, right))
+        return out
     words, left, right = seg.cuts(m.start("code"), m.end("code"))
     out = [Span("CONTRACT_NUMBER", words, 0.8, "label", left, right)]
     if m.group("name") and is_common_surname(m.group("name")):

@@ -51,6 +51,11 @@ def _ranked_within(ranks: dict[str, int], word: str, limit: int) -> bool:
     return ranks.get(_alpha(word).upper(), limit + 1) <= limit
 
 
+def is_first_name(word: str) -> bool:
+    """Any of the census's first names, however rare (where the context says a name is printed)."""
+    return _alpha(word).upper() in _first_name_ranks()
+
+
 def is_common_first_name(word: str) -> bool:
     """One of the census's 500 most frequent first names (any case)."""
     return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)

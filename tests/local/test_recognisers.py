@@ -426,3 +426,16 @@ def test_the_people_in_a_name_field_each_boxed_whole(line, names):
 )
 def test_a_name_fields_value_with_a_mark_glued_on_or_a_users_code(line, type_, value):
     assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))
+
+
+def test_an_estimate_number_inside_a_line_and_who_signs_it_off():
+    line = "Comments: NEW ORDER FOR HAGERTY FOR SENATE EST 724730; PLEASE CONFIRM THANKS, FRAN"
+    found = spans(rows((line, (40, 40, 900, 64))))
+    assert {("CONTRACT_NUMBER", "724730"), ("PERSON_NAME", "FRAN")} <= {(t, v.strip(";")) for t, v in found}
+    # a time zone's EST, a clock time and thanks to no one are none of these
+    for other in ("Aired 10:00 AM EST 2020 news", "Call by 5 PM EST 11/20", "thanks everyone", "Thanks, Approved"):
+        assert not {t for t, _ in spans(rows((other, (40, 40, 600, 64))))} & {
+            "CONTRACT_NUMBER",
+            "PERSON_NAME",
+            "POSTAL_ADDRESS",
+        }

@@ -344,11 +344,15 @@ _INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)(?:\s*:\s*|\.
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
 
 
+# slashes that open a value apart from it ("Phone: / ..."), and any that end it
+_SEPARATOR = re.compile(r"^(?:/+(?:\s+|$))+|[\s/]*/$")
+
+
 def _value_spans(
     seg: Segment, label: str, type_: str, ok: Callable[[str], bool], start: int = 0, score: float = 0.8
 ) -> list[Span]:
     raw = seg.text[start:]
-    text = raw.strip(" :#|/,;")
+    text = _SEPARATOR.sub("", raw.strip(" :#|,;"))  # "CPE: //1284": slashes glued to a code are its own
     if re.match(r"#\d", raw.lstrip(" :|/,;")):
         text = "#" + text  # "Invoice No. #37297": a '#' glued to the digits is printed as the value's
     if not text:

@@ -439,3 +439,12 @@ def test_an_estimate_number_inside_a_line_and_who_signs_it_off():
             "PERSON_NAME",
             "POSTAL_ADDRESS",
         }
+
+
+@pytest.mark.parametrize(
+    "line, value", [("CPE: //1284", "//1284"), ("CPE: / 1284", "1284"), ("Contract #: 12345 /", "12345")]
+)
+def test_slashes_glued_to_a_code_are_its_own_and_a_slash_apart_is_not(line, value):
+    words = rows((line, (40, 40, 400, 64)))
+    values = {value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.source == "label"}
+    assert values == {value}

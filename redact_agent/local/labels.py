@@ -384,8 +384,8 @@ def _value_spans(
             return coded
     if type_ == "PERSON_NAME" and (listed := _listed_names(seg, offset, text, label, score)):
         return listed
-    if type_ == "PERSON_NAME" and _PERSON_CODE.fullmatch(text) and not _census_word(text) and field_share(text) == 0:
-        type_, ok = "EMPLOYEE_ID", _PERSON_CODE.fullmatch  # "Requested by: CFLA": a user's code, no name
+    if type_ == "PERSON_NAME" and _person_code(text):
+        type_, ok = "EMPLOYEE_ID", _person_code  # "Requested by: CFLA"
     if not ok(text) or (type_ == "PERSON_NAME" and is_organization(text)):
         return []
     words, left, right = seg.cuts(offset, offset + len(text))
@@ -394,11 +394,11 @@ def _value_spans(
     return [Span(type_, words, score, "label", left, right, _why("the value of", label))] if words else []
 
 
-_PERSON_CODE = re.compile(r"[A-Z]{2,5}")  # capitals alone in a person's field: initials or a user code
-
-
-def _census_word(word: str) -> bool:
-    return is_common_first_name(word) or is_common_surname(word)
+def _person_code(v: str) -> bool:
+    """Two to five capitals in a person's field that are no census name nor form word: initials
+    or a user's code ("CFLA"), an EMPLOYEE_ID."""
+    named = is_common_first_name(v) or is_common_surname(v)
+    return bool(re.fullmatch(r"[A-Z]{2,5}", v)) and not named and field_share(v) == 0
 
 
 def _listed_names(seg: Segment, offset: int, text: str, label: str, score: float) -> list[Span]:
@@ -483,9 +483,10 @@ _ESTIMATE = re.compile(
     r"^EST\.?\s+(?P<code>[A-Za-z]{0,4}\d[\w/-]*)(?![.]\w)(?:\s+(?P<name>[A-Z][A-Za-z'-]+))?", re.IGNORECASE
 )
 # "... FOR SENATE EST 724730; ...": an estimate's number inside a line, in capitals as the
-# ad-buy forms print it; a time zone's "EST" after a clock time or before a year is none
+# ad-buy forms print it; a time zone's "EST" after a clock time or before a year is none (the
+# number has four digits or more: no date)
 _ESTIMATE_INSIDE = re.compile(r"(?<!AM )(?<!PM )(?<=\s)EST\.?\s+(?P<code>\d{4,}[\w/-]*)(?![\w/-])")
-_YEAR_OR_DATE = re.compile(r"(?:19|20)\d\d|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _estimate(seg: Segment) -> list[Span]:
@@ -496,7 +497,7 @@ def _estimate(seg: Segment) -> list[Span]:
     if m is None:
         out = []
         for inside in _ESTIMATE_INSIDE.finditer(seg.text):
-            if not _YEAR_OR_DATE.fullmatch(inside.group("code")):
+            if not _A_YEAR.fullmatch(inside.group("code")):
                 words, left, right = seg.cuts(inside.start("code"), inside.end("code"))
                 out.append(Span("CONTRACT_NUMBER", words, 0.8, "label", left, right))
         return out

@@ -69,9 +69,9 @@ MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet t
 
 def is_code(text: str, dark_fill: bool = False) -> bool:
     """Whether text read inside a box is a redaction's code or marking (or a marking's start, cut
-    short by the box's end). A bare number is one
-    only in light print on a black box: on a shaded or outlined one it is a table's cell; so is
-    a label of ours ("PERSON 2"), which a heading bar could print too in other colours."""
+    short by the box's end). A bare number is one only in light print on a black box: on a shaded
+    or outlined one it is a table's cell; so is a label of ours ("PERSON 2"), which a heading bar
+    could print too in other colours."""
     folded = " ".join(text.casefold().split())
     marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=MARKING_RATIO)
     # a marking the box's end cuts short ("behoort noiet" for "behoort niet tot Wob verzoek")

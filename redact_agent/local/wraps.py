@@ -3,10 +3,11 @@
 120 ..."). Each is one value whose box encloses both lines (spec/annotation.md).
 
 A line of running text continues on the line below it when that line starts at the same left
-margin (a field's value too, when its cell wraps it there: "Buyer: Jennifer" over "Rodriguez"),
-or a field's value on a short line of its own under one of the value's last words ("Prepared by:
-Robert J." over "Smith"), and nothing else is printed to the right of the first one. The value is read across the
-break from the last few words of the one and the first few of the other.
+margin and nothing else is printed to the right of the first one (a field's value too, when its
+cell wraps it there: "Buyer: Jennifer" over "Rodriguez"); a field's value goes on in a short line
+of its own under one of its last words, whatever follows it on its row ("Prepared by: Robert J."
+over "Smith"). The value is read across the break from the last few words of the one and the
+first few of the other.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
     Ann"), or the value from `start` on, then a surname (with its initial) opening the lower line,
     or all of it when it is the value's own short line (`start`). A label's value outranks the
     value's first line alone. A value that is a whole name already does not go on."""
+    own_line = start is not None  # the value's own short line: a surname the census lacks will do
     if start is None:
         tail = range(max(1, len(upper.words) - _TAIL), len(upper.words))
         after_label = [k for k in tail if words[upper.words[k - 1]].text.endswith(":")]
@@ -62,7 +64,6 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         labelled = bool(after_label)
     else:
         ends, labelled = [lower.words], True
-    own_line = labelled and len(ends) == 1  # the value's own short line: a surname the census lacks will do
     head = upper.words[start:]
     first = words[head[0]].text
     if not first[:1].isupper() or field_share(first) > 0:

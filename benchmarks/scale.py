@@ -4,9 +4,11 @@ Runs `redact-agent DIR --workers N` and `redact-agent DIR --ray --workers N` (th
 engine, the Tesseract verifier, every write: the whole job, model loading and Ray's start
 included) as a fresh process for each setting, in turn, and prints for
 each: wall seconds, pages per second, the ratio to the first N, the time to the first written
-page, the peak memory of each process (from the run's manifest), and a paper estimate of what a
-million pages cost on machines of this size. Figures on this machine are noisy: compare ratios
-from one run, not figures from two.
+page, the peak memory of each process (from the run's manifest), how many cores the run kept busy
+(its processes' CPU seconds over its wall seconds: what one worker already takes of the machine
+bounds what more workers can add), and a paper estimate of what a million pages cost on machines
+of this size. Figures on this machine are noisy: compare ratios from one run, not figures from
+two. Ray's actors run under its own daemons, whose CPU the run's count misses.
 
     python benchmarks/scale.py [DIR] [--workers 1 2] [--ray 1 2] [--price 0.09]
 """
@@ -14,6 +16,7 @@ from one run, not figures from two.
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +31,7 @@ DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "dev" / "vrdu"
 
 def _run(pages: Path, out: Path, options: list[str]) -> dict[str, float]:
     args = [sys.executable, "-m", "redact_agent", str(pages), "-o", str(out), *options]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     first = None
@@ -36,6 +40,8 @@ def _run(pages: Path, out: Path, options: list[str]) -> dict[str, float]:
             first = time.perf_counter() - t0
         time.sleep(0.02)
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the job and the workers it waited for
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{proc.stderr.read() if proc.stderr else ''}")
     entries = list(read_entries(out).values())
@@ -46,6 +52,7 @@ def _run(pages: Path, out: Path, options: list[str]) -> dict[str, float]:
         "first": first or wall,
         "peak": max(peaks.values()),
         "procs": len(peaks),
+        "cores": cpu / wall,
     }
 
 
@@ -57,7 +64,8 @@ def main() -> None:
     parser.add_argument("--price", type=float, default=0.09, help="dollars per machine-hour (default 0.09)")
     args = parser.parse_args()
     print(f"{args.pages}: the whole main job on {cores()} cores, one fresh process per row")
-    print(f"{'setting':<12} {'pages':>5} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'first s':>8} {'MiB/proc':>9}")
+    head = f"{'setting':<12} {'pages':>5} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'first s':>8} {'MiB/proc':>9}"
+    print(f"{head} {'cores busy':>10}")
     base = None
     with tempfile.TemporaryDirectory() as tmp:
         rows = [(f"workers {n}", ["--workers", str(n)]) for n in args.workers]
@@ -68,7 +76,7 @@ def main() -> None:
             base = base or rate
             print(
                 f"{name:<12} {r['pages']:>5.0f} {r['wall']:>7.1f} {rate:>8.3f} {rate / base:>6.2f}"
-                f" {r['first']:>8.1f} {r['peak']:>9.0f}",
+                f" {r['first']:>8.1f} {r['peak']:>9.0f} {r['cores']:>10.2f}",
                 flush=True,
             )
             hours = 1e6 / rate / 3600

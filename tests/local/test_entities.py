@@ -140,7 +140,7 @@ def test_a_double_barrelled_surname_of_two_census_surnames():
 def test_a_street_line_over_its_city_line_beside_a_logo_whose_box_reaches_under_it():
     words = rows(
         ("3725 Malden Ave", (251, 136, 415, 161)),
-        ("W J Z", (33, 161, 253, 223)),
+        ("W J Z", (33, 161, 257, 223)),
         ("Baltimore, MD 21211", (251, 162, 458, 187)),
     )
     assert ("POSTAL_ADDRESS", "3725 Malden Ave Baltimore, MD 21211") in found(words)

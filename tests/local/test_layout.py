@@ -34,7 +34,7 @@ def test_a_line_whose_box_reaches_a_pixel_or_two_under_another_is_not_below_it()
     street, logo, city = segments(
         rows(
             ("3725 Malden Ave", (251, 136, 415, 161)),
-            ("W J Z", (33, 161, 253, 223)),
+            ("W J Z", (33, 161, 257, 223)),
             ("Baltimore, MD 21211", (251, 162, 458, 187)),
         )
     )

@@ -386,9 +386,9 @@ def _black_in_tint(
     painted: NDArray[np.uint8],
     found: list[Region],
 ) -> list[Region]:
-    """Black boxes looked for in the black alone (`black`, its `contours`): one painted on a
-    shaded ground, or touching a logo's gray or a watermark, is part of a larger tinted
-    component of `painted`. A black box of `painted` was judged whole already (the code
+    """Black boxes and marker strokes looked for in the black alone (`black`, its `contours`): one
+    painted on a shaded ground, or touching a logo's gray, a stamp or a watermark, is part of a
+    larger tinted component of `painted`. A black box of `painted` was judged whole already (the code
     printed on it may split its black in two)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(painted)
     out = []
@@ -405,8 +405,9 @@ def _black_in_tint(
         region = _filled(p, black, c)
         if region is not None and region.kind == "marker" and painted[y : y + h, x : x + w].mean() >= MARKER_FILL:
             region = replace(region, kind="black")  # a black box a stamp's gray strokes cross: painted to its corners
-        # drawn boxes only: in a tinted component, a logo's black pieces are as ragged as a marker
-        if region is not None and region.kind == "black" and not any(_same(region, r) for r in found):
+        # a drawn box, or a felt-tip stroke a stamp's gray touches (a logo's black pieces, as ragged,
+        # are too narrow or too short for a stroke: none on the VRDU pages)
+        if region is not None and region.kind in ("black", "marker") and not any(_same(region, r) for r in found):
             out.append(region)
     return out
 

@@ -411,3 +411,15 @@ def test_a_tables_shaded_cells_between_its_rules_are_no_redaction_and_a_box_on_a
     draw.rectangle((360, 1664, 620, 1690), fill=(120, 120, 120))  # and one under it, on an underline
     draw.line((300, 1691, 1200, 1691), fill="black", width=2)
     assert len([r for r in detect.find(page, get_engine()) if r.bbox[1] > 1550]) == 2
+
+
+def test_a_felt_tip_stroke_a_stamps_gray_letter_touches_is_a_marker():
+    # the stroke and the stamp's letter make one tinted component; the black alone is the stroke
+    # (seed 5 of `synth --profile redactions`: two such strokes were dropped as a logo's pieces)
+    page, draw = _page()
+    draw.line([(330, 1320), (500, 1324), (680, 1318)], fill=(20, 20, 20), width=40, joint="curve")
+    for x, y in ((330, 1320), (680, 1318)):
+        draw.ellipse((x - 20, y - 20, x + 20, y + 20), fill=(20, 20, 20))
+    draw.rectangle((560, 1338, 600, 1460), fill=(160, 160, 160))  # a stamp's letter, touching the stroke
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [r.kind for r in found] == ["marker"] and found[0].bbox[0] <= 311 and found[0].bbox[2] >= 699

@@ -146,16 +146,21 @@ def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Pre
     ]
 
 
-def _outranked(prediction: Prediction, again: list[Prediction]) -> bool:
-    """A page's prediction that a surer mention found on another page, printed in the same place,
-    types otherwise: a code typed by its shape alone here that another page printed under its
-    label ("Invoice # ST-12183"). The repeat takes its place."""
-    return any(
-        a.type != prediction.type
-        and (a.confidence or 0.0) > (prediction.confidence or 0.0)
-        and iou_matrix(as_array([a.bbox]), as_array([prediction.bbox]))[0, 0] >= COVERED
-        for a in again
-    )
+def _outranked(predictions: list[Prediction], again: list[Prediction]) -> list[Prediction]:
+    """The page's predictions less those that a surer mention found on another page, printed in
+    the same place, types otherwise: a code typed by its shape alone here that another page
+    printed under its label ("Invoice # ST-12183"). The repeat takes their place."""
+    if not predictions or not again:
+        return predictions
+    same_place = iou_matrix(as_array([p.bbox for p in predictions]), as_array([a.bbox for a in again])) >= COVERED
+    return [
+        p
+        for p, places in zip(predictions, same_place, strict=True)
+        if not any(
+            here and a.type != p.type and (a.confidence or 0.0) > (p.confidence or 0.0)
+            for a, here in zip(again, places, strict=True)
+        )
+    ]
 
 
 def write_page_json(path: Path, page: PredictionPage, values: Values) -> None:
@@ -227,7 +232,7 @@ def redact_page(
     predictions = page.page.predictions
     if others and page.words is not None:
         again = printed_again(image, page.words, page.turn, others)
-        predictions = [p for p in predictions if not _outranked(p, again)]
+        predictions = _outranked(predictions, again)
         predictions = predictions + linker.link(_uncovered(again, predictions))
     codes = dict(job.codes)
     labels = [box_label(job.label, p.type, p.entity, codes) for p in predictions]

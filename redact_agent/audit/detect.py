@@ -174,8 +174,9 @@ def _between_rules(grey: NDArray[np.uint8], rect: tuple[int, int, int, int], k: 
         return False
 
     def ruled(edge: int) -> bool:
-        rows = grey[max(0, edge - 2 * k) : min(height, edge + 2 * k + 1)] < LINE
-        near = slice(max(0, edge - k) - max(0, edge - 2 * k), edge + k + 1 - max(0, edge - 2 * k))
+        top = max(0, edge - 2 * k)
+        rows = grey[top : min(height, edge + 2 * k + 1)] < LINE
+        near = slice(max(0, edge - k) - top, edge + k + 1 - top)  # the rows within k of the edge
         for band in (rows[:, x - 3 * k : x], rows[:, x + w : x + w + 3 * k]):
             dark = band.mean(axis=1) >= 0.8
             if dark[near].any() and dark.sum() <= k:
@@ -318,7 +319,8 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
         return []
     ragged = mask.mean() < MIN_FILL
     words = p.ocr.words(p.image.crop((x, y, x + w, y + h)))
-    codes = sum(is_code(word.text.translate(_BRACKETS)) for word in words)
+    coded = {id(word) for word in words if is_code(word.text.translate(_BRACKETS))}
+    codes = len(coded)
     if codes < 2 or codes < 2 / 3 * len(words):
         return []
     tone = _commonest(p.grey[y : y + h, x : x + w][mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)])
@@ -330,7 +332,7 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
             rows[-1].append(word)
         else:
             rows.append([word])
-    if ragged and max(sum(is_code(word.text.translate(_BRACKETS)) for word in row) for row in rows) < 2:
+    if ragged and max(sum(id(word) in coded for word in row) for row in rows) < 2:
         return []  # lines of a paragraph blanked as one, a ground on each: no row has boxes side by side
     row_cuts = [0] + [round((a[0].bbox[3] + b[0].bbox[1]) / 2) for a, b in itertools.pairwise(rows)] + [h]
     out = []

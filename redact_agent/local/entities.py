@@ -40,9 +40,10 @@ _UNIT = re.compile(
     r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)\b.*",
     re.IGNORECASE,
 )
+_ZIP_CODE = r"\d{5}(?:-\d{4})?"
 CITY_LINE = re.compile(
     r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.](?:,\s*|\s+)(?:[A-Z]{2}|D\.\s?C\.)(?:\.\s*|,?\s+)"
-    r"\d{5}(?:-\d{4})?(?:\s+(?:US|USA))?$"
+    rf"{_ZIP_CODE}(?:\s+(?:US|USA))?$"
 )
 # A city line as the OCR may misread it, under a street line of its block: a state's letter read
 # as a digit ("New Aliciatown, M1 66029"), a ZIP's digit lost ("Gonzalezborough, AL 2601").
@@ -115,7 +116,7 @@ def _city_line_of_block(text: str) -> bool:
     with its state, spelt out or not, the ZIP left off ("New York, NY", "Arlington, Virginia 22209")."""
     if CITY_LINE.match(text) or _READ_CITY_LINE.match(text):
         return True
-    place = re.sub(r"\s+\d{5}(?:-\d{4})?$", "", text.strip())
+    place = re.sub(rf"\s+{_ZIP_CODE}$", "", text.strip())
     return "," in place and is_place(place)
 
 
@@ -168,7 +169,7 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
 
 _UNIT_END = re.compile(r"\b(?:suite|ste|fl|floor|unit|apt|room|rm|#)\.?\s*$", re.IGNORECASE)
 _UNIT_NUMBER = re.compile(r"^#?\d{1,5}[A-Z]?$")
-_ZIP = re.compile(r"^\d{5}(?:-\d{4})?$")
+_ZIP = re.compile(rf"^{_ZIP_CODE}$")
 
 
 def _goes_on(line: str, nxt: str) -> bool:
@@ -180,7 +181,7 @@ def _goes_on(line: str, nxt: str) -> bool:
         return True
     if _UNIT_NUMBER.match(nxt) and _UNIT_END.search(line):
         return True
-    return bool(_ZIP.match(nxt)) and _city_line_of_block(line) and not re.search(r"\d{5}", line)
+    return bool(_ZIP.match(nxt)) and _city_line_of_block(line) and not re.search(_ZIP_CODE, line)
 
 
 def _names_within(seg: Segment, words: list[Word]) -> list[Span]:

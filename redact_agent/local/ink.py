@@ -4,10 +4,10 @@ Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark
 components whose centres lie inside the original box (cell rules and the corners two of them
 make, neighbouring words that only reach into the margin, and short pieces that reach into the
 added margin above or below, which are the descenders and ascenders of the lines above and
-below, are dropped), drop a gray
-stamp's stroke that passes through the word in a lighter ink than its print (`_in_print_tone`),
-cut a glyph that a stamp's ring or frame crosses to the other glyphs' rows (`_in_glyph_rows`), keep the
-band of rows with the most ink (`_one_line`), and take their extents.
+below, are dropped), drop a gray stamp's stroke that passes through the word in a lighter ink
+than its print (`_in_print_tone`), cut a glyph that a stamp's ring or frame crosses to the other
+glyphs' rows (`_in_glyph_rows`), keep the band of rows with the most ink (`_one_line`), and take
+their extents.
 A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
 gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 """

@@ -81,7 +81,8 @@ def is_code(text: str, dark_fill: bool = False) -> bool:
     return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours or cut) or marking is not None
 
 
-_FOIA_MISREAD = re.compile(r"^\(b\W?\(?\w?\d[\w()]{0,5}$", re.IGNORECASE)  # "(bN7HC)" for "(b)(7)(C)"
+# a FOIA code as the OCR misreads small print: "(bN7HC)", "(bK(7HC)", "(H(7)(C)" for "(b)(7)(C)"
+_FOIA_MISREAD = re.compile(r"^\([bhk6].{0,2}\d[\w()]{0,5}$", re.IGNORECASE)
 
 
 def _misread(text: str) -> bool:
@@ -439,8 +440,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     tones = grey[y : y + h, x : x + w][inside]
     tone = float(_commonest(tones))
     even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
-    if even < MIN_EVEN:
-        return None
+    if even < MIN_EVEN and tone >= BLACK:
+        return None  # a black one may be blurred around its code: its code decides, below
     polygon = None
     fit = filled  # how well a rectangle fits it, upright or turned as a scan turns a box
     if filled < MARKER_FILL:  # a box on a skewed page fills the rectangle turned with it
@@ -467,6 +468,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
         if code is not None and not (is_code(code, tone < 128) or _misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
+    if even < MIN_EVEN and not (code and (is_code(code, True) or _FOIA_MISREAD.match("".join(code.split())))):
+        return None  # uneven black and no code in it: a photo's or a logo's dark piece
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     if kind in ("gray", "color") and score < MIN_SCORE:
         return None  # a shaded piece of a logo or a photo: no box is painted that unevenly

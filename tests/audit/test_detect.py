@@ -215,6 +215,7 @@ def test_a_misread_code_on_a_fill_leaves_it_a_redaction_and_a_word_showing_does_
     assert [r.code for r in detect.find(page, _Reads("51 2e"))] == ["51 2e"]
     assert [r.code for r in detect.find(page, _Reads("bH4)"))] == ["bH4)"]
     assert [r.code for r in detect.find(page, _Reads("(bN7HC)"))] == ["(bN7HC)"]  # a FOIA code's opening
+    assert [r.code for r in detect.find(page, _Reads("(bK(7HC)"))] == ["(bK(7HC)"]
     assert detect.find(page, _Reads("p rem iu m")) == []
     assert detect.find(page, _Reads("M 50182")) == []  # a value showing through a shaded field
 
@@ -352,7 +353,9 @@ def test_an_outline_whose_foia_code_the_ocr_misreads_is_a_redaction_and_a_boxed_
     page, draw = _page()
     draw.rectangle((300, 1300, 500, 1340), outline="black", width=2)
     assert [r.code for r in detect.find(page, _Reads("(bH6)"))] == ["(bH6)"]
+    assert [r.code for r in detect.find(page, _Reads("(H(7)(C)"))] == ["(H(7)(C)"]  # its 'b' misread
     assert detect.find(page, _Reads("12 3")) == []
+    assert detect.find(page, _Reads("(a) 12")) == []
 
 
 def test_a_small_black_box_whose_code_the_blur_spreads_is_found():
@@ -423,3 +426,21 @@ def test_a_felt_tip_stroke_a_stamps_gray_letter_touches_is_a_marker():
     draw.rectangle((560, 1338, 600, 1460), fill=(160, 160, 160))  # a stamp's letter, touching the stroke
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert [r.kind for r in found] == ["marker"] and found[0].bbox[0] <= 311 and found[0].bbox[2] >= 699
+
+
+def _blurred_box(fill: int, print_: int, code: str, w: int, h: int, size: int) -> Image.Image:
+    """A small box on a scan blurred so much that its print spreads over much of its ground."""
+    page = Image.new("L", (850, 1100), 250)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((300, 500, 300 + w, 500 + h), fill=fill)
+    draw.text((300 + w // 5, 500 + (h - size) // 2), code, fill=print_, font=ImageFont.load_default(size=size))
+    noise = np.random.default_rng(0).normal(0, 8, (1100, 850))
+    blurred = np.asarray(page.filter(ImageFilter.GaussianBlur(1.3))) + noise
+    return Image.fromarray(np.clip(blurred, 0, 255).astype(np.uint8)).convert("RGB")
+
+
+def test_a_black_box_its_blurred_code_makes_uneven_is_found_by_its_code():
+    page = _blurred_box(0, 255, "(b)(7)(C)", 110, 21, 13)
+    assert [r.kind for r in detect.find(page, _Reads("(b)(6)"))] == ["black"]
+    assert detect.find(page, _Reads("Total")) == []  # uneven black with a word on it: no box is painted so
+

@@ -1,13 +1,13 @@
 """Tightening word boxes to the glyph ink, as the gold is drawn (spec/annotation.md).
 
-Per word: grow the box by 2 px, threshold the grey crop with Otsu, keep the dark connected
-components whose centres lie inside the original box (cell rules and the corners two of them
-make, neighbouring words that only reach into the margin, and short pieces that reach into the
-added margin above or below, which are the descenders and ascenders of the lines above and
-below, are dropped), drop a gray stamp's stroke that passes through the word in a lighter ink
-than its print (`_in_print_tone`), cut a glyph that a stamp's ring or frame crosses to the other
-glyphs' rows (`_in_glyph_rows`), keep the band of rows with the most ink (`_one_line`), and take
-their extents.
+Per word: grow the box by 2 px, threshold the grey crop with Otsu, less a gray stamp's strokes
+that pass through the word in a lighter ink than its print (`_less_stamp`), keep the dark
+connected components whose centres lie inside the original box (cell rules and the corners two
+of them make, neighbouring words that only reach into the margin, and short pieces that reach
+into the added margin above or below, which are the descenders and ascenders of the lines above
+and below, are dropped), cut a glyph that a stamp's ring or frame in the print's ink crosses to
+the other glyphs' rows (`_in_glyph_rows`), keep the band of rows with the most ink
+(`_one_line`), and take their extents.
 A crop without ink keeps its box. Tesseract's boxes are already tight (median IoU 1.0 with the
 gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 """
@@ -22,6 +22,7 @@ from redact_agent.boxes import Box
 
 GROW = 2
 TALL = 1.6  # a component this many times the word's tall glyphs' height: a stamp or frame crosses it
+NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
 STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
 
 
@@ -45,7 +46,8 @@ def _ink(
     crop = page_grey[y0:y1, x0:x1]
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
-    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    _, otsu = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    ink = _less_stamp(crop, np.asarray(otsu, dtype=np.uint8))
     n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     labels, stats = np.asarray(found_labels, dtype=np.int32), np.asarray(found_stats, dtype=np.int32)
     ch, cw = ink.shape
@@ -65,28 +67,29 @@ def _ink(
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
-    found = _in_glyph_rows(_in_print_tone(keep, crop, stats, labels), stats, labels)
+    found = _in_glyph_rows(keep, stats, labels)
     return _one_line(found), x0, y0
 
 
-def _in_print_tone(
-    keep: list[int], crop: NDArray[np.uint8], stats: NDArray[np.int32], labels: NDArray[np.int32]
-) -> list[int]:
-    """Components `keep` less a stamp's stroke in a lighter ink than the word's print: a gray
-    ring, frame or letter over the word, large and going on past the word's crop, whose median
-    grey lies nearer the paper than the word's darkest glyph's. A small one (a dot, an
-    antialiased piece of a thin stroke) stays, and so does a logo drawn within the word's box."""
+def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Otsu's `ink` of a crop less a stamp's strokes in a lighter ink than the print: the ink more
+    than a pixel from any pixel darker than halfway between the crop's darkest and its paper, in
+    pieces that go on past the crop and span a quarter of it (a gray ring, frame or letter over the
+    word, or what is left of one on either side of a glyph it crosses).
+    Where such a stroke touches a glyph it is cut there, not dropped with the glyph or kept with it.
+    A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
+    drawn within the word's box; a crop with nothing else keeps its ink."""
     ch, cw = crop.shape
-
-    def passing(i: int) -> bool:
+    middle = (int(crop.min()) + float(np.percentile(crop, 90))) / 2  # between print and paper
+    near_print = cv2.dilate((crop < middle).astype(np.uint8), np.ones((3, 3), np.uint8))
+    light = np.where(near_print > 0, 0, ink).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    kept = ink.copy()
+    for i in range(1, n):
         x, y, w, h = (int(v) for v in stats[i][:4])
-        return (h >= 0.5 * ch or w >= 0.5 * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch)
-
-    if len(keep) < 2 or not any(passing(i) for i in keep):
-        return keep
-    tones = {i: float(np.median(crop[labels == i])) for i in keep}
-    middle = (min(tones.values()) + float(np.percentile(crop, 90))) / 2  # between print and paper
-    return [i for i in keep if not (passing(i) and tones[i] > middle)] or keep
+        if (h >= 0.25 * ch or w >= 0.25 * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch):
+            kept[labels == i] = 0
+    return kept if kept.any() else ink
 
 
 def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32]) -> list[NDArray[np.int32]]:
@@ -144,11 +147,13 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
         c[cv2.CC_STAT_TOP] for c in bands[main]
     )
     small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
+    top = min(c[cv2.CC_STAT_TOP] for c in bands[main])
     dots = [
         c
         for band in bands[:main]
         if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
         for c in band
+        if c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] >= top - NEAR * height  # further up: a speck
     ]
     return dots + bands[main]
 

@@ -57,7 +57,9 @@ PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
-CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+# A card or account number: 13-19 digits in groups, not a phone's after its '+' and not running on
+# into the first digits of a number that goes on with a dot ("+1 327 167 6276 58.25.224.155").
+CARD = re.compile(r"(?<![+\w])(?:\d[ -]?){12,18}\d(?!\w|[.,]\d)")
 # EU VAT candidates: a member state's prefix (EL for Greece too), then 8-14 letters and digits that
 # may be grouped by spaces, dots or dashes ("NL 0044.95.445.B01"); `stdnum.eu.vat` decides.
 _VAT_STATES = "|".join(sorted({cc.upper() for cc in vat.MEMBER_STATES} | {"EL"}))

@@ -141,14 +141,36 @@ def test_a_logo_on_a_solid_ground_keeps_its_ground():
     assert tighten(page, (18, 10, 182, 70)) == (20.0, 10.0, 180.0, 70.0)
 
 
-def test_a_gray_stamp_stroke_across_a_word_is_not_its_ink():
-    # A stamp letter's diagonal stroke in a gray ink runs through the word's last glyph's box and
-    # on out of its crop: lighter than the print, it is the stamp's, and the box ends at the glyphs.
+def _stroked_word(at: int, tone: int) -> np.ndarray:
+    # Four glyphs 14 px tall, and a stamp letter's diagonal stroke in the ink `tone` that runs
+    # through the glyph at `at` and on out of the word's crop (26, 20, 106, 48).
     page = np.full((80, 200), 255, np.uint8)
     yy, xx = np.mgrid[0:80, 0:200]
-    page[np.abs((xx - 96) - 0.4 * (yy - 18)) < 3] = 130
+    page[np.abs((xx - at) - 0.4 * (yy - 18)) < 3] = tone
     for x in (30, 50, 70, 86):
         page[28:42, x : x + 10] = 0
-    assert tighten(page, (26, 20, 106, 48)) == (30.0, 28.0, 96.0, 42.0)
-    page[np.abs((xx - 96) - 0.4 * (yy - 18)) < 3] = 110  # darker than halfway to the paper: print
-    assert tighten(page, (26, 20, 106, 48)) == (30.0, 25.0, 108.0, 45.0)
+    return page
+
+
+def test_a_gray_stamp_stroke_across_a_word_is_not_its_ink():
+    # Through the last glyph's box: lighter than the print, it is the stamp's, and the box ends at the glyphs.
+    assert tighten(_stroked_word(96, 130), (26, 20, 106, 48)) == (30.0, 28.0, 96.0, 42.0)
+    darker = _stroked_word(96, 110)  # darker than halfway to the paper: print
+    assert tighten(darker, (26, 20, 106, 48)) == (30.0, 25.0, 108.0, 45.0)
+
+
+def test_a_gray_stamp_stroke_touching_a_glyph_is_cut_from_it_not_dropped_with_it():
+    # Through the first glyph, touching it: one component with the glyph under Otsu's threshold.
+    # The stroke goes, but for the pixel of it that touches the glyph; the glyph stays.
+    x0, y0, x1, y1 = tighten(_stroked_word(34, 130), (26, 20, 106, 48))
+    assert (x0, x1) == (30.0, 96.0) and 27.0 <= y0 <= 28.0 and 42.0 <= y1 <= 43.0
+
+
+def test_a_speck_well_above_a_word_without_ascenders_is_no_dot():
+    page = np.full((60, 120), 255, np.uint8)
+    for x in (30, 44, 58):
+        page[30:38, x : x + 8] = 0  # x-height glyphs, 8 px
+    page[27:29, 47:49] = 0  # an 'i's dot, a pixel above its stem
+    assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)
+    page[20:22, 60:62] = 0  # a speck of scan noise 8 px above: no dot
+    assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)

@@ -140,6 +140,13 @@ def test_eu_vat_numbers_of_every_shape_stdnum_accepts(line, value):
     assert ("BUSINESS_ID", value) in spans(rows((line, (40, 40, 40 + 14 * len(line), 64))))
 
 
+def test_a_phone_number_and_an_ip_address_after_it_are_no_card_number():
+    line = "Tel. +1 327 167 6276 58.25.224.155"
+    found = spans(rows((line, (40, 40, 40 + 14 * len(line), 64))))
+    assert not any(t == "FINANCIAL_ACCOUNT" for t, _ in found)
+    assert ("PHONE_NUMBER", "+1 327 167 6276") in found
+
+
 @pytest.mark.parametrize("line", ["NL004495446B01 Amsterdam", "DEPARTMENT 12345678", "ESTIMATE 12345678"])
 def test_vat_shapes_that_stdnum_rejects_are_not_business_ids(line):
     assert not any(t == "BUSINESS_ID" for t, _ in spans(rows((line, (40, 40, 40 + 14 * len(line), 64)))))

@@ -58,7 +58,8 @@ class Name:
         return len(self.first) > 1
 
 
-def _alnum(text: str) -> str:
+def alnum(text: str) -> str:
+    """A text's letters and digits alone, casefolded."""
     return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
@@ -74,13 +75,13 @@ def person(value: str) -> Name | None:
         tags, kind = {}, "Ambiguous"
     if kind == "Person" and "Surname" in tags:
         first = tags.get("GivenName") or tags.get("FirstInitial") or ""
-        return Name(_alnum(tags["Surname"]), _alnum(first))
+        return Name(alnum(tags["Surname"]), alnum(first))
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     if "," in text and len(parts) >= 2:  # "BROWN, FRAN"
-        return Name(_alnum(parts[0]), _alnum(parts[1]))
+        return Name(alnum(parts[0]), alnum(parts[1]))
     if len(parts) == 1:
-        return Name(_alnum(parts[0]), "")
-    return Name(_alnum(parts[-1]), _alnum(parts[0]))
+        return Name(alnum(parts[0]), "")
+    return Name(alnum(parts[-1]), alnum(parts[0]))
 
 
 def _phone(value: str) -> str | None:
@@ -95,15 +96,15 @@ def _address(value: str) -> str:
     try:
         tags, _ = usaddress.tag(" ".join(value.split()))
     except usaddress.RepeatedLabelError:
-        return _alnum(value)
+        return alnum(value)
     parts = [tags.get(k, "") for k in ("AddressNumber", "StreetName", "USPSBoxID", "ZipCode")]
-    return _alnum(" ".join(parts)) or _alnum(value)
+    return alnum(" ".join(parts)) or alnum(value)
 
 
 def code_form(value: str) -> str:
     """An identifier's letters and digits, casefolded, the letters OCR confuses with digits read
     as those digits ("INV-3O41" is "inv3041")."""
-    return _alnum(value).translate(_OCR_DIGITS)
+    return alnum(value).translate(_OCR_DIGITS)
 
 
 def normal_form(type_: str, value: str) -> str:
@@ -112,12 +113,12 @@ def normal_form(type_: str, value: str) -> str:
         return _phone(value) or re.sub(r"\D", "", value)
     if type_ == "PERSON_NAME":
         name = person(value)
-        return f"{name.last}|{name.first}" if name else _alnum(value)
+        return f"{name.last}|{name.first}" if name else alnum(value)
     if type_ == "POSTAL_ADDRESS":
         return _address(value)
     if type_ == "ORGANIZATION":  # "name|legal form": "Acme Inc." is "ACME", not "Acme LLC"
-        legal = "".join(sorted(_alnum(m) for m in _LEGAL_FORM.findall(value)))
-        return f"{_alnum(_LEGAL_FORM.sub(' ', value)) or _alnum(value)}|{legal}"
+        legal = "".join(sorted(alnum(m) for m in _LEGAL_FORM.findall(value)))
+        return f"{alnum(_LEGAL_FORM.sub(' ', value)) or alnum(value)}|{legal}"
     if type_ in CODE_TYPES:
         return code_form(value)
     return " ".join(value.casefold().split())

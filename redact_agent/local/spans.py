@@ -13,12 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from redact_agent.linking import code_form
+from rapidfuzz.distance import Levenshtein
+
+from redact_agent.linking import alnum, code_form
 from redact_agent.local.layout import Segment, segments
 from redact_agent.tools.ocr import Word
 
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
 _PHONE_CHARS = re.compile(r"^[\d()+\-./:]+$")  # a phone's pieces as printed, with the ':' OCR reads for ')'
+MISREAD = 8  # a value this long is searched for with one character misread, lost or added too
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
 _CAMEL = re.compile(r"(?<=[a-z])[A-Z]")  # a capital right after a lowercase letter: two words the OCR glued
 
@@ -79,6 +82,22 @@ class PageText:
         return self._runs(2, lambda texts: code_form(" ".join(texts)), lambda t: True)
 
     @cached_property
+    def alnum_runs(self) -> dict[str, list[tuple[int, ...]]]:
+        """Runs of one or two words of a segment by their letters and digits (`linking.alnum`): a
+        code as printed, its letters not read as the digits they look like."""
+        return self._runs(2, lambda texts: alnum(" ".join(texts)), lambda t: True)
+
+    @cached_property
+    def alnum_variants(self) -> dict[str, list[str]]:
+        """`alnum_runs`' keys by each of their forms with at most one character deleted (`one_edit`)."""
+        return _variants(self.alnum_runs)
+
+    @cached_property
+    def letter_variants(self) -> dict[str, list[str]]:
+        """`letter_runs`' keys by each of their forms with at most one character deleted (`one_edit`)."""
+        return _variants(self.letter_runs)
+
+    @cached_property
     def glued(self) -> dict[str, list[tuple[int, int, int]]]:
         """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
         "No:4471"), casefolded: each piece's word and the characters before and after it."""
@@ -102,6 +121,29 @@ class PageText:
                         break
                     out.setdefault(key([self.words[i].text for i in run]), []).append(run)
         return out
+
+
+def _variants(runs: dict[str, list[tuple[int, ...]]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key in runs:
+        if len(key) >= MISREAD - 1:
+            for variant in {key, *(key[:i] + key[i + 1 :] for i in range(len(key)))}:
+                out.setdefault(variant, []).append(key)
+    return out
+
+
+def one_edit(
+    runs: dict[str, list[tuple[int, ...]]], variants: dict[str, list[str]], want: str
+) -> list[tuple[str, tuple[int, ...]]]:
+    """The runs whose key is one edit from `want`, a key of `MISREAD` characters or more: a
+    character misread, lost or added ("Camnpbell" for "Campbell"); each with its key. `variants`
+    indexes `runs`' keys by their deletions, so that a page is not compared key by key."""
+    if len(want) < MISREAD:
+        return []
+    keys = {key for v in {want, *(want[:i] + want[i + 1 :] for i in range(len(want)))} for key in variants.get(v, [])}
+    return [
+        (key, run) for key in sorted(keys) if key != want and Levenshtein.distance(key, want) == 1 for run in runs[key]
+    ]
 
 
 def letters(text: str) -> str:

@@ -443,4 +443,3 @@ def test_a_black_box_its_blurred_code_makes_uneven_is_found_by_its_code():
     page = _blurred_box(0, 255, "(b)(7)(C)", 110, 21, 13)
     assert [r.kind for r in detect.find(page, _Reads("(b)(6)"))] == ["black"]
     assert detect.find(page, _Reads("Total")) == []  # uneven black with a word on it: no box is painted so
-

@@ -76,6 +76,19 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone
 
 
+def test_a_long_code_or_name_is_found_one_character_misread_but_not_another_number():
+    assert _printed("CONTRACT_NUMBER", "EST-80002", "ref", "Es1-80002") == ["Es1-80002"]
+    assert _printed("CONTRACT_NUMBER", "EST-306378", "ref", "EST-30637s") == ["EST-30637s"]
+    assert _printed("CONTRACT_NUMBER", "EST-306378", "ref", "EST-30637") == ["EST-30637"]  # one lost
+    assert _printed("CONTRACT_NUMBER", "EST-80002", "ref", "EST-80003") == []  # a digit: another code
+    assert _printed("CONTRACT_NUMBER", "EST-8002", "ref", "Es1-8002") == []  # too short to risk
+    assert _printed("CONTRACT_NUMBER", "EST-80002", "ref", "EXS-80002") == []  # two misread
+    assert _printed("PERSON_NAME", "Alexis R. Lopez", "Alexis", "R.", "L", "pez") == ["Alexis R. L pez"]
+    assert _printed("PERSON_NAME", "Amy Campbell", "Amy", "Camnpbell") == ["Amy Camnpbell"]
+    assert _printed("CONTRACT_NUMBER", "EST-306378", "EST-306378", "1") == ["EST-306378"]  # not "... 1"
+    assert _printed("PERSON_NAME", "Amy Campbell", "Amy", "Campbell", "a") == ["Amy Campbell"]
+
+
 def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
     words = rows(
         ("Attn: James Dominguez", (40, 40, 400, 64)),

@@ -354,23 +354,37 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
 
 def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
     """A gray or coloured box that a stamp's letters or frame touch or cross, taken out of the
-    ragged component they make together by its tone: the component's pixels within `TONE` of its
-    commonest grey, opened again, each piece at least half as wide as the component judged as a
-    fill of its own."""
+    ragged component they make together: by its tone (the component's pixels within `TONE` of
+    its commonest grey, opened again), or, for a gray box and a stamp inked in much its tone, by
+    opening the component with a kernel twice as wide (a ring's or a frame's strokes are thinner
+    than a box is high; a coloured logo's letters are not), where that leaves one box. Each piece
+    at least half as wide as the component is judged as a fill of its own; the first way that
+    finds a box is kept."""
     x, y, w, h, mask = _drawn(c)
     if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
         return []  # box-shaped as a whole: it is one box, or none
     inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
     grey = p.grey[y : y + h, x : x + w]
     tone = _commonest(grey[inside])
+    if tone < BLACK:
+        return []  # black: taken apart by the black alone (`_unstacked`)
     own = _opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
-    if tone < BLACK or own.sum() > 0.95 * inside.sum():
-        return []  # black: taken apart by the black alone (`_unstacked`); or one tone, nothing else in it
+    ways = [(own, False)] if own.sum() <= 0.95 * inside.sum() else []  # else one tone, nothing else in it
+    if _kind(tone, float(np.median(p.saturation[y : y + h, x : x + w][inside]))) == "gray":
+        k = 2 * p.k + 1  # not a coloured one: a logo's thick coloured letters open into blocks
+        padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
+        ways.append((np.ascontiguousarray(_opened(padded, k)[k:-k, k:-k]), True))
     piece = np.zeros_like(solid)
-    piece[y : y + h, x : x + w] = own
-    parts = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
-    wide = [part for part in parts if cv2.boundingRect(part)[2] >= w / 2]  # a narrow piece is a stamp's
-    return [region for part in wide if (region := _filled(p, piece, part)) is not None]
+    for way, one_box in ways:
+        piece[y : y + h, x : x + w] = way
+        parts = cv2.findContours(way, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
+        wide = [part for part in parts if cv2.boundingRect(part)[2] >= w / 2]  # a narrow piece is a stamp's
+        if one_box and len(wide) > 1:
+            continue  # a paragraph painted over as one, its thin margin opened away: its lines are no boxes
+        found = [region for part in wide if (region := _filled(p, piece, part)) is not None]
+        if found:
+            return found
+    return []
 
 
 def _height(region: Region) -> float:

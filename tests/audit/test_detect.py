@@ -314,6 +314,21 @@ def test_a_gray_box_that_a_stamps_letters_touch_is_taken_out_by_its_tone():
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 621, 1341), strict=True))
 
 
+def test_a_gray_box_that_a_stamps_ring_in_its_own_tone_crosses_is_found_and_a_painted_paragraph_is_not_cut():
+    page, draw = _page()
+    draw.rectangle((300, 1300, 700, 1350), fill=(150, 150, 150))
+    draw.ellipse((420, 1230, 620, 1430), outline=(150, 150, 150), width=12)  # the ring, in the box's gray
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [r.kind for r in found] == ["gray"]
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (300, 1300, 701, 1351), strict=True))
+    # lines of a paragraph painted over as one, ragged, joined by a thin margin: no box a line each
+    page, draw = _page()
+    for top, right in ((1300, 900), (1350, 800), (1400, 1000)):
+        draw.rectangle((300, top, right, top + 40), fill=(170, 170, 170))
+    draw.rectangle((300, 1300, 312, 1520), fill=(170, 170, 170))
+    assert [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250] == []
+
+
 def test_gray_boxes_that_touch_side_by_side_are_taken_apart_by_their_codes():
     # two boxes of one line with no paper between them: each share is judged without its
     # neighbour counting as the shaded bar it would be a piece of; the cut lies midway between

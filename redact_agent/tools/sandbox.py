@@ -172,7 +172,10 @@ class Kernel:
         assert self._client is not None
         lim = self.limits
         result = ExecResult()
-        msg_id = self._client.execute(code, store_history=False, allow_stdin=False)
+        # stop_on_error=False: after a call that raised (an interrupt's KeyboardInterrupt too) the
+        # kernel would abort the requests that reach it before it stops aborting, answering them
+        # idle with no output and no error: a call that silently did not run
+        msg_id = self._client.execute(code, store_history=False, allow_stdin=False, stop_on_error=False)
         deadline = time.monotonic() + lim.call_seconds
         flood = False
         while True:

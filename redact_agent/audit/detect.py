@@ -81,18 +81,19 @@ def is_code(text: str, dark_fill: bool = False) -> bool:
     return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours or cut) or marking is not None
 
 
-# a FOIA code as the OCR misreads small print: "(bN7HC)", "(bK(7HC)", "(H(7)(C)" for "(b)(7)(C)"
-_FOIA_MISREAD = re.compile(r"^\([bhk6].{0,2}\d[\w()]{0,5}$", re.IGNORECASE)
+# a code as the OCR misreads small print: a FOIA code's opening ("(bN7HC)", "(bK(7HC)", "(H(7)(C)"
+# for "(b)(7)(C)"), or a Woo ground whose first digit is read as a letter ("C.1.1C" for "5.1.1c")
+_CODE_MISREAD = re.compile(r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|[0-9a-z]{1,2}(?:\.\d{1,2}){2,3}\.?[a-z]?)$", re.IGNORECASE)
 
 
 def _misread(text: str) -> bool:
     """Whether text read on a fill is a small code that OCR misread ("51 2e", "bH4)", "(bN7HC)"
-    for "5.1.2e", "(b)(4)", "(b)(7)(C)" in small print on a blurred scan): a FOIA code's opening,
-    or three to seven characters, a digit among them, at most two letters, no run of four digits
-    (a value showing through a shaded field has longer ones, a word more letters). On an outline
-    it could be a boxed page number."""
+    for "5.1.2e", "(b)(4)", "(b)(7)(C)" in small print on a blurred scan): a code misread in its
+    shape (`_CODE_MISREAD`), or three to seven characters, a digit among them, at most two
+    letters, no run of four digits (a value showing through a shaded field has longer ones, a word
+    more letters). On an outline it could be a boxed page number."""
     chars = "".join(text.split())
-    if _FOIA_MISREAD.match(chars):
+    if _CODE_MISREAD.match(chars):
         return True
     letters = sum(c.isalpha() for c in chars)
     return 3 <= len(chars) <= 7 and letters <= 2 and any(c.isdigit() for c in chars) and not re.search(r"\d{4}", chars)
@@ -482,7 +483,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
         if code is not None and not (is_code(code, tone < 128) or _misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
-    if even < MIN_EVEN and not (code and (is_code(code, True) or _FOIA_MISREAD.match("".join(code.split())))):
+    if even < MIN_EVEN and not (code and (is_code(code, True) or _CODE_MISREAD.match("".join(code.split())))):
         return None  # uneven black and no code in it: a photo's or a logo's dark piece
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     if kind in ("gray", "color") and score < MIN_SCORE:
@@ -539,7 +540,7 @@ def _outlines(p: _Page) -> list[Region]:
                 continue  # not a box, or one with print in it (a field, a frame around text)
             text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""
             candidates = [text, " ".join(text.split()[:2]), *text.split()]
-            code = next((t for t in candidates if is_code(t) or _FOIA_MISREAD.match(t)), None)
+            code = next((t for t in candidates if is_code(t) or _CODE_MISREAD.match(t)), None)
             if code is None:
                 continue  # a box with no ground in it: a form field or a frame
             px, py, pw, ph = cv2.boundingRect(contours[parent])

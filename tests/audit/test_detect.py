@@ -369,6 +369,8 @@ def test_an_outline_whose_foia_code_the_ocr_misreads_is_a_redaction_and_a_boxed_
     draw.rectangle((300, 1300, 500, 1340), outline="black", width=2)
     assert [r.code for r in detect.find(page, _Reads("(bH6)"))] == ["(bH6)"]
     assert [r.code for r in detect.find(page, _Reads("(H(7)(C)"))] == ["(H(7)(C)"]  # its 'b' misread
+    assert [r.code for r in detect.find(page, _Reads("C.1.1C"))] == ["C.1.1C"]  # a Woo ground, its '5' misread
+    assert detect.find(page, _Reads("A.B")) == []
     assert detect.find(page, _Reads("12 3")) == []
     assert detect.find(page, _Reads("(a) 12")) == []
 

@@ -9,7 +9,7 @@ overlap are resolved by score, then by length; the policy then decides what is r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +32,7 @@ from redact_agent.local import (
 from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.names import is_common_surname
 from redact_agent.local.orientation import turned_back_all, upright
-from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, one_edit, phone_digits
+from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -269,7 +269,7 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
     lost), a code's form (`linking.code_form`: "0RD-4352595" for "ORD-4352595"), a code glued to
     a label by punctuation ("Statement.ST-3584773"), a name's letters over up to four words
     ("JenniferQ. Jackson"); and a long name or code one character misread, lost or added
-    (`spans.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
+    (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
     if type_ == "PHONE_NUMBER":
         want = phone_digits(normal_form(type_, value))  # E.164: an extension is no part of it
         if len(want) < 10:
@@ -281,17 +281,12 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         want = letters(value)
         if len(want) < MIN_NAME_LETTERS:
             return []
-        misread = [run for _, run in one_edit(text.letter_runs, text.letter_variants, want)]
-        misread = [run for run in misread if _whole_ends(text.words, run, letters)]
+        misread = [run for _, run in text.one_edit("letters", want)]
         return [_edges(text.words, run) for run in text.letter_runs.get(want, []) + misread]
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
     printed = alnum(value)
-    misread = [
-        run
-        for key, run in one_edit(text.alnum_runs, text.alnum_variants, printed)
-        if _misread(printed, key) and _whole_ends(text.words, run, alnum)
-    ]
+    misread = [run for key, run in text.one_edit("alnum", printed) if _misread(printed, key)]
     codes = dict.fromkeys(text.code_runs.get(want, []) + misread)  # "0RD-4352595" is either
     out = [_edges(text.words, run, _value_edge(value)) for run in codes]
     return out + [((i,), left, right) for i, left, right in text.glued.get(value.casefold(), [])]
@@ -302,12 +297,6 @@ def _misread(value: str, printed: str) -> bool:
     its series: the edit is no digit put for another."""
     (op,) = Levenshtein.editops(value, printed)
     return not (op.tag == "replace" and value[op.src_pos].isdigit() and printed[op.dest_pos].isdigit())
-
-
-def _whole_ends(words: list[Word], run: tuple[int, ...], key: Callable[[str], str]) -> bool:
-    """Whether a run found one edit from a value holds two of its characters or more in its first
-    and last words: a word of one at an end is the edit itself, the next word ("INV-69600 1")."""
-    return all(len(key(words[i].text)) >= 2 for i in (run[0], run[-1]))
 
 
 def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:

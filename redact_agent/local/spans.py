@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
@@ -97,6 +98,29 @@ class PageText:
         """`letter_runs`' keys by each of their forms with at most one character deleted (`one_edit`)."""
         return _variants(self.letter_runs)
 
+    def one_edit(self, form: Literal["letters", "alnum"], want: str) -> list[tuple[str, tuple[int, ...]]]:
+        """The runs of `letter_runs` or `alnum_runs` whose key is one edit from `want`, a key of
+        `MISREAD` characters or more: a character misread, lost or added ("Camnpbell" for
+        "Campbell"); each with its key. The key's deletions index the runs (`letter_variants`,
+        `alnum_variants`), so that a page is not compared key by key. A run whose first or last
+        word holds under two of its characters is none: a word of one at an end is the edit
+        itself, the next word ("INV-69600 1")."""
+        if len(want) < MISREAD:
+            return []
+        runs, variants, key = (
+            (self.letter_runs, self.letter_variants, letters)
+            if form == "letters"
+            else (self.alnum_runs, self.alnum_variants, alnum)
+        )
+        found = {k for v in {want, *(want[:i] + want[i + 1 :] for i in range(len(want)))} for k in variants.get(v, [])}
+        return [
+            (k, run)
+            for k in sorted(found)
+            if k != want and Levenshtein.distance(k, want) == 1
+            for run in runs[k]
+            if all(len(key(self.words[i].text)) >= 2 for i in (run[0], run[-1]))
+        ]
+
     @cached_property
     def glued(self) -> dict[str, list[tuple[int, int, int]]]:
         """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
@@ -130,20 +154,6 @@ def _variants(runs: dict[str, list[tuple[int, ...]]]) -> dict[str, list[str]]:
             for variant in {key, *(key[:i] + key[i + 1 :] for i in range(len(key)))}:
                 out.setdefault(variant, []).append(key)
     return out
-
-
-def one_edit(
-    runs: dict[str, list[tuple[int, ...]]], variants: dict[str, list[str]], want: str
-) -> list[tuple[str, tuple[int, ...]]]:
-    """The runs whose key is one edit from `want`, a key of `MISREAD` characters or more: a
-    character misread, lost or added ("Camnpbell" for "Campbell"); each with its key. `variants`
-    indexes `runs`' keys by their deletions, so that a page is not compared key by key."""
-    if len(want) < MISREAD:
-        return []
-    keys = {key for v in {want, *(want[:i] + want[i + 1 :] for i in range(len(want)))} for key in variants.get(v, [])}
-    return [
-        (key, run) for key in sorted(keys) if key != want and Levenshtein.distance(key, want) == 1 for run in runs[key]
-    ]
 
 
 def letters(text: str) -> str:

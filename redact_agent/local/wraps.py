@@ -29,6 +29,12 @@ _TAIL = 3  # words of the upper line, and of the lower one, a value may take acr
 _PUNCT = ".,;:()"
 
 
+def _tail(seg: Segment) -> range:
+    """Where in a line a value that goes on under it may start: one of its last `_TAIL` words,
+    not its first."""
+    return range(max(1, len(seg.words) - _TAIL), len(seg.words))
+
+
 def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment, Segment, int | None]]:
     """Each line of running text and the line it runs on to: one that starts at its left
     margin, or a field's value that goes on under one of its last words in a short line of its
@@ -45,8 +51,7 @@ def _continued(segs: list[Segment], words: list[Word]) -> Iterator[tuple[Segment
             if right_of(seg, segs) is None:  # running text's line ends here, not at another column
                 yield seg, nxt, None
             continue
-        tail = range(max(1, len(seg.words) - _TAIL), len(seg.words))
-        under = [k for k in tail if abs(nxt.box[0] - words[seg.words[k]].bbox[0]) < seg.height]
+        under = [k for k in _tail(seg) if abs(nxt.box[0] - words[seg.words[k]].bbox[0]) < seg.height]
         if len(nxt.words) <= 2 and under:
             yield seg, nxt, under[0]
 
@@ -58,8 +63,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
     value's first line alone. A value that is a whole name already does not go on."""
     own_line = start is not None  # the value's own short line: a surname the census lacks will do
     if start is None:
-        tail = range(max(1, len(upper.words) - _TAIL), len(upper.words))
-        after_label = [k for k in tail if words[upper.words[k - 1]].text.endswith(":")]
+        after_label = [k for k in _tail(upper) if words[upper.words[k - 1]].text.endswith(":")]
         start, ends = (after_label or [len(upper.words) - 1])[-1], [lower.words[:2], lower.words[:1]]
         labelled = bool(after_label)
     else:

@@ -329,15 +329,20 @@ def test_a_gray_box_that_a_stamps_ring_in_its_own_tone_crosses_is_found_and_a_pa
     assert [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250] == []
 
 
+def _coded_gray_boxes(draw: ImageDraw.ImageDraw, boxes: list[tuple[int, int, int, int]], inset: int) -> None:
+    """Gray boxes, "5.1.2e" printed in white on each, `inset` pixels in from its left."""
+    font = ImageFont.load_default(size=24)
+    for left, top, right, bottom in boxes:
+        draw.rectangle((left, top, right, bottom), fill=(192, 192, 192))
+        draw.text((left + inset, top + 3), "5.1.2e", fill="white", font=font)
+
+
 def test_gray_boxes_that_touch_side_by_side_are_taken_apart_by_their_codes():
     # two boxes of one line with no paper between them: each share is judged without its
     # neighbour counting as the shaded bar it would be a piece of; the cut lies midway between
     # the codes, which stand a little off the boxes' middles here
     page, draw = _page()
-    font = ImageFont.load_default(size=24)
-    for left, right in ((300, 520), (521, 760)):
-        draw.rectangle((left, 1300, right, 1333), fill=(192, 192, 192))
-        draw.text((left + 70, 1303), "5.1.2e", fill="white", font=font)
+    _coded_gray_boxes(draw, [(300, 1300, 520, 1333), (521, 1300, 760, 1333)], inset=70)
     found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
     assert abs(found[0].bbox[2] - 521) <= 10 and found[1].bbox[2] >= 760
@@ -401,17 +406,12 @@ def test_gray_boxes_of_several_widths_that_touch_with_two_on_a_line_are_taken_ap
     # its own width; a paragraph's lines painted over as one, a ground on each, are not taken
     # apart by their codes
     page, draw = _page()
-    font = ImageFont.load_default(size=24)
-    for left, right in ((300, 520), (521, 700)):
-        draw.rectangle((left, 1300, right, 1333), fill=(192, 192, 192))
-        draw.text((left + 50, 1303), "5.1.2e", fill="white", font=font)
-    draw.rectangle((300, 1334, 580, 1367), fill=(192, 192, 192))
-    draw.text((350, 1337), "5.1.2e", fill="white", font=font)
+    _coded_gray_boxes(draw, [(300, 1300, 520, 1333), (521, 1300, 700, 1333), (300, 1334, 580, 1367)], inset=50)
     found = [r for r in detect.find(page, get_engine()) if 1250 < r.bbox[1] < 1450]
     assert [(r.kind, r.code) for r in found] == [("gray", "5.1.2e")] * 3
-    for top, right in ((1500, 1200), (1534, 900), (1568, 1100)):
-        draw.rectangle((300, top, right, top + 33), fill=(192, 192, 192))
-        draw.text((310, top + 3), "5.1.2e", fill="white", font=font)
+    _coded_gray_boxes(
+        draw, [(300, top, right, top + 33) for top, right in ((1500, 1200), (1534, 900), (1568, 1100))], inset=10
+    )
     paragraph = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1450]
     assert len(paragraph) < 3  # not taken apart line by line by its codes
 

@@ -35,10 +35,13 @@ DARK = 100  # and below this, black print or a black fill
 BLACK = 80  # the darkest a gray fill is
 LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
 OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
+OUTLINED_PAGE = 2  # outlines with a ground on a page that make its blank ones redactions too
+BLANK_LOW = 0.6  # a blank one is at least this share of their median height, and at most its inverse
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
+BRIDGE = 60  # px on a 2200 px page: the longest break in a drawn line that is bridged
 LOW = 14  # px on a 2200 px page: a box, or an outline's inside, as low as a line of small print
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
@@ -268,8 +271,9 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
 
 
-def _opened(mask: NDArray[Any], k: int) -> NDArray[np.uint8]:
-    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
+def _opened(mask: NDArray[Any], k: int | tuple[int, int]) -> NDArray[np.uint8]:
+    size = (k, k) if isinstance(k, int) else k
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, size)))
 
 
 def _unstacked(
@@ -508,44 +512,132 @@ def _has_cell_beside(rect: Sequence[int], cells: list[Sequence[int]], k: int) ->
     return False
 
 
+def _bridged(lines: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    """Drawn lines with the breaks in their long horizontal runs bridged (a box's top or bottom
+    edge): a fax's dropouts, or a stamp's ring painted over a box's edge, break an outline, and
+    its inside is then no hole. A break with a vertical line at an end is not bridged: it lies
+    between two boxes side by side, each ending at its corner. Vertical runs are not bridged: a
+    large code's stems are as tall as a low box's sides, and bridged to its edges they would cut
+    its inside apart."""
+    straight = _opened(lines, (round(3 * LOW * s), 1))
+    along = np.ones((1, round(BRIDGE * s)), np.uint8)
+    closed = np.asarray(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, along), np.uint8)
+    breaks = closed & np.asarray(cv2.dilate(straight, along), np.uint8) & (1 - lines)
+    upright = cv2.dilate(_opened(lines, (1, round(LOW * s / 2))), np.ones((1, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(breaks)
+    bridged = np.zeros(count, np.uint8)
+    for i in range(1, count):
+        x, y, w, h = stats[i][:4]
+        left, right = upright[y : y + h, max(0, x - 1)], upright[y : y + h, min(x + w, lines.shape[1] - 1)]
+        bridged[i] = not (left.any() or right.any())
+    return np.asarray(lines | bridged[labels], np.uint8)
+
+
 def _outlines(p: _Page) -> list[Region]:
     """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
     that steps around a paragraph, with the ground printed inside ("5.1.2.e", or a FOIA code's
     opening as the OCR misreads small print, "(bH6)"). A blank box with no ground (a form field)
-    and the cells of a table (one line around many holes) are not redactions."""
+    and the cells of a table (one line around many holes) are not redactions, unless the page's
+    coded outlines make it one (`_blank_outlines`)."""
     grey, s = p.grey, p.s
     k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
     seal = np.ones((k, k), np.uint8)
-    lines = np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8)
+    lines = _bridged(np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8), s)
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
     holes: dict[int, list[int]] = {}
     for i, h in enumerate(hierarchy[0]):
-        x, y, w, hh = cv2.boundingRect(contours[i])
+        _, _, w, hh = cv2.boundingRect(contours[i])
         if h[3] >= 0 and hh >= LOW * s and w >= 40 * s:
             holes.setdefault(int(h[3]), []).append(i)
-    out = []
+    out, blank = [], []
     for parent, children in holes.items():
         rects = [cv2.boundingRect(contours[i]) for i in children]
+        frame = cv2.boundingRect(contours[parent])
+        row = _row(rects, k) if len(children) > 1 else None
+        if row is not None and _enclosed(lines, row, k):
+            # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
+            # on a fax): its pieces are not judged one by one, and its print is its code's
+            read = _read_outline(p, lines, row, None, frame)
+            out += [read[0]] if read is not None and read[0].code is not None else []
+            continue
         # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
         cells = [
             r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
         ]
-        for i, (x, y, w, h) in zip(children, rects, strict=True):
-            if len(children) > 2 and _has_cell_beside((x, y, w, h), cells, k):
-                continue  # a table's cell
-            inside = _drawn(contours[i])[4]
-            if inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
-                continue  # not a box, or one with print in it (a field, a frame around text)
-            text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""
-            candidates = [text, " ".join(text.split()[:2]), *text.split()]
-            code = next((t for t in candidates if is_code(t) or _CODE_MISREAD.match(t)), None)
-            if code is None:
-                continue  # a box with no ground in it: a form field or a frame
-            px, py, pw, ph = cv2.boundingRect(contours[parent])
-            box = (float(x - 2), float(y - 2), float(x + w + 2), float(y + h + 2))
-            if len(children) == 1 and pw * ph < 1.3 * w * h:
-                box = (float(px), float(py), float(px + pw), float(py + ph))
-            out.append(Region(box, kind="outline", code=code, score=round(inside.mean(), 3)))
-    return out
+        units = [
+            (rect, _drawn(contours[i])[4], frame if len(children) == 1 else None)
+            for i, rect in zip(children, rects, strict=True)
+            if len(children) <= 2 or not _has_cell_beside(rect, cells, k)
+        ]
+        for rect, inside, own in units:
+            read = _read_outline(p, lines, rect, inside, own)
+            if read is None:
+                continue
+            region, text = read
+            if region.code is not None:
+                out.append(region)
+            elif (region.score or 0.0) >= MIN_FILL and not re.search(r"[^\W\d_]{3}", text):
+                blank.append(region)  # no ground read, and no word: a blank field, or a ground too small to read
+    return out + _blank_outlines(blank, out, k)
+
+
+def _row(rects: list[Sequence[int]], k: int) -> tuple[int, int, int, int] | None:
+    """The rectangle around holes that lie side by side in one row (tops and bottoms within `k`), or None."""
+    tops, bottoms = [r[1] for r in rects], [r[1] + r[3] for r in rects]
+    if max(tops) - min(tops) > k or max(bottoms) - min(bottoms) > k:
+        return None
+    left, right = min(r[0] for r in rects), max(r[0] + r[2] for r in rects)
+    return left, min(tops), right - left, max(bottoms) - min(tops)
+
+
+def _enclosed(lines: NDArray[np.uint8], rect: Sequence[int], k: int) -> bool:
+    """Whether a line runs all around a rectangle, within `k` of each side: one box's line."""
+    x, y, w, h = rect
+    if x < k or y < k or x + w + k > lines.shape[1] or y + h + k > lines.shape[0]:
+        return False
+    sides = (lines[y - k : y, x : x + w], lines[y + h : y + h + k, x : x + w])
+    ends = (lines[y : y + h, x - k : x], lines[y : y + h, x + w : x + w + k])
+    return all(side.any(axis=0).all() for side in sides) and all(end.any(axis=1).all() for end in ends)
+
+
+def _read_outline(
+    p: _Page,
+    lines: NDArray[np.uint8],
+    rect: Sequence[int],
+    inside: NDArray[np.uint8] | None,
+    frame: Sequence[int] | None,
+) -> tuple[Region, str] | None:
+    """An outline's hole (`rect`, the mask of its `inside`) as a region, its code read (None when
+    none), with the text read; None when it is no box or holds print. `frame`: the line's own
+    rectangle, the region's box when the hole is all the line is drawn around. A box cut into
+    holes by its code's glyphs has no `inside` to judge: it is read whole."""
+    x, y, w, h = rect
+    if inside is None:
+        inside = np.ones((h, w), np.uint8)
+    elif inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
+        return None  # not a box, or one with print in it (a field, a frame around text)
+    text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""
+    candidates = [text, " ".join(text.split()[:2]), *text.split()]
+    code = next((t for t in candidates if is_code(t) or _CODE_MISREAD.match(t)), None)
+    box = (float(x - 2), float(y - 2), float(x + w + 2), float(y + h + 2))
+    if frame is not None and frame[2] * frame[3] < 1.3 * w * h:
+        box = (float(frame[0]), float(frame[1]), float(frame[0] + frame[2]), float(frame[1] + frame[3]))
+    return Region(box, kind="outline", code=code, score=round(inside.mean(), 3)), text
+
+
+def _blank_outlines(blank: list[Region], coded: list[Region], k: int) -> list[Region]:
+    """The outlines of `blank` that are redactions too: on a page where an office outlined
+    values and printed grounds in them, outlines as low as those around a value whose ground did not fit
+    or cannot be read (small print on a fax). Not a piece of a coded one a code's glyph cuts
+    off, nor the counter of a large letter (as low as a line of small print)."""
+    if len(coded) < OUTLINED_PAGE:
+        return []
+    low = float(np.median([_height(r) for r in coded]))
+    return [
+        r
+        for r in blank
+        if BLANK_LOW * low <= _height(r) <= low / BLANK_LOW
+        and not any(r.intersection((c.bbox[0] - k, c.bbox[1] - k, c.bbox[2] + k, c.bbox[3] + k)) for c in coded)
+    ]

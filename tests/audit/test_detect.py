@@ -460,3 +460,42 @@ def test_a_black_box_its_blurred_code_makes_uneven_is_found_by_its_code():
     page = _blurred_box(0, 255, "(b)(7)(C)", 110, 21, 13)
     assert [r.kind for r in detect.find(page, _Reads("(b)(6)"))] == ["black"]
     assert detect.find(page, _Reads("Total")) == []  # uneven black with a word on it: no box is painted so
+
+
+def test_an_outline_whose_edge_a_stamp_paints_over_is_found_and_boxes_side_by_side_stay_two():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    draw.rectangle((300, 1300, 800, 1350), outline="black", width=3)
+    draw.text((330, 1308), "10.2.e", fill="black", font=font)
+    draw.ellipse((560, 1265, 680, 1385), outline=(200, 200, 200), width=14)  # a stamp's light ring over its edges
+    draw.rectangle((300, 1500, 560, 1550), outline="black", width=3)  # two boxes 20 px apart on one line
+    draw.rectangle((580, 1500, 840, 1550), outline="black", width=3)
+    draw.text((380, 1508), "5.1.2e", fill="black", font=font)
+    draw.text((660, 1508), "(b)(6)", fill="black", font=font)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.kind, r.code) for r in found] == [("outline", "10.2.e"), ("outline", "5.1.2e"), ("outline", "(b)(6)")]
+
+
+def test_blank_outlines_as_low_as_the_coded_ones_of_their_page_are_redactions():
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    for top, code in ((1300, "5.1.2e"), (1400, "10.2.e")):
+        draw.rectangle((300, top, 800, top + 50), outline="black", width=2)
+        draw.text((480, top + 8), code, fill="black", font=font)
+    draw.rectangle((300, 1500, 420, 1550), outline="black", width=2)  # a short value's: its ground did not fit
+    draw.rectangle((300, 1600, 800, 1620), outline="black", width=2)  # too low for one of them
+    draw.rectangle((300, 1700, 800, 1750), outline="black", width=2)  # a field with a word in it
+    draw.text((320, 1708), "Amsterdam", fill="black", font=font)
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.bbox[1], r.code) for r in found] == [(1300, "5.1.2e"), (1400, "10.2.e"), (1500, None)]
+
+
+def test_a_small_outline_its_codes_glyphs_cut_apart_is_one_redaction():
+    # a 150 DPI fax: the code's bold glyph touches the box's top and bottom, its inside is two holes
+    page = Image.new("RGB", (1275, 1650), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((600, 300, 680, 316), outline="black", width=2)
+    draw.rectangle((636, 300, 641, 316), fill="black")
+    found = detect.find(page, _Reads("(b)(4)"))
+    assert [(r.kind, r.code) for r in found] == [("outline", "(b)(4)")]
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (600, 300, 681, 317), strict=True))

@@ -41,6 +41,8 @@ MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
+GAP_INK = 0.5  # the least share of black between two such pieces (the box's own, between the glyphs)
+GLYPH_GAP = 1.5  # the black a large code cuts a black box into is no further apart than this share of its height
 BRIDGE = 60  # px on a 2200 px page: the longest break in a drawn line that is bridged
 LOW = 14  # px on a 2200 px page: a box, or an outline's inside, as low as a line of small print
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
@@ -267,6 +269,7 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
         filled += [region] if region is not None else (_by_codes(p, solid, c) or _by_tone(p, solid, c))
     out = _unstacked(p, black, black_contours, filled)
     out += _black_in_tint(p, black, black_contours, solid, out)
+    out = _joined(p, out)
     out += _outlines(p)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
 
@@ -432,6 +435,48 @@ def _black_in_tint(
         if region is not None and region.kind in ("black", "marker") and not any(_same(region, r) for r in found):
             out.append(region)
     return out
+
+
+def _joined(p: _Page, found: list[Region]) -> list[Region]:
+    """`found` with the pieces of a black box its code cuts apart joined: on a fax, the thin black
+    above and below a large light code's glyphs falls to the threshold, and the black between
+    the glyphs is pieces side by side, each a box of its own or too narrow to be one. Pieces in
+    one row (tops and bottoms within a quarter of their height), each at most `GLYPH_GAP` of its
+    height from the next, are read together, and are one box when they read as one code (two
+    boxes with a word between them read as no code; the OCR reads a code only with a pixel of
+    the paper around it)."""
+    pieces = sorted((r for r in found if r.kind == "black" and r.polygon is None), key=lambda r: r.bbox[0])
+    chains: list[list[Region]] = []
+    for piece in pieces:
+        chain = next((c for c in chains if _beside(p.grey, c[-1], piece)), None)
+        if chain is None:
+            chains.append([piece])
+        else:
+            chain.append(piece)
+    out = [r for r in found if not (r.kind == "black" and r.polygon is None)]
+    for chain in chains:
+        box = (chain[0].bbox[0], min(r.bbox[1] for r in chain), chain[-1].bbox[2], max(r.bbox[3] for r in chain))
+        text = (
+            _code(p.image.crop((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)), True, p.ocr)
+            if len(chain) > 1
+            else None
+        )
+        if text is not None and (is_code(text, dark_fill=True) or _misread(text)):
+            out.append(Region(box, kind="black", code=text, score=min(r.score or 0.0 for r in chain)))
+        else:
+            out += chain
+    return out
+
+
+def _beside(grey: NDArray[np.uint8], a: Region, b: Region) -> bool:
+    """Whether box b follows box a in its row, as a piece of one box its code cut apart: the gap
+    between them is mostly black (what the opening took from between the glyphs), not paper."""
+    h = _height(a)
+    in_row = abs(a.bbox[1] - b.bbox[1]) <= h / 4 and abs(a.bbox[3] - b.bbox[3]) <= h / 4
+    if not (in_row and -2 <= b.bbox[0] - a.bbox[2] <= GLYPH_GAP * h):
+        return False
+    gap = grey[round(max(a.bbox[1], b.bbox[1])) : round(min(a.bbox[3], b.bbox[3])), round(a.bbox[2]) : round(b.bbox[0])]
+    return gap.size == 0 or float((gap < DARK).mean()) >= GAP_INK
 
 
 def _same(a: Region, b: Region) -> bool:

@@ -499,3 +499,21 @@ def test_a_small_outline_its_codes_glyphs_cut_apart_is_one_redaction():
     found = detect.find(page, _Reads("(b)(4)"))
     assert [(r.kind, r.code) for r in found] == [("outline", "(b)(4)")]
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (600, 300, 681, 317), strict=True))
+
+
+def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
+    # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
+    # opens into pieces side by side; two boxes with paper between them are two
+    page = Image.new("RGB", (1275, 1650), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((600, 300, 694, 317), fill="black")
+    for x in range(640, 655, 3):  # the glyphs' white strokes through the box, from top to bottom
+        draw.line((x, 300, x, 317), fill="white")
+    draw.rectangle((600, 400, 640, 417), fill="black")
+    draw.rectangle((648, 400, 694, 417), fill="black")
+    found = detect.find(page, _Reads("(b)(6)"))
+    assert [r.kind for r in found] == ["black"] * 3 and found[0].code == "(b)(6)"
+    expected = [(600, 300, 695, 318), (600, 400, 641, 418), (648, 400, 695, 418)]
+    assert all(
+        abs(a - b) <= 2 for r, box in zip(found, expected, strict=True) for a, b in zip(r.bbox, box, strict=True)
+    )

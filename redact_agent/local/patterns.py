@@ -54,6 +54,7 @@ PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[\s.-]*\d{4}\b
 # A number after the country code "+1" whose digits the OCR read in part ("+1 2 831 8778" for
 # "+1 662 831 8778"): at least seven digits in groups, the last of four.
 PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
+_EXTENSION = re.compile(r"[\s,]*(?:ext\.?|extension|x)\s*\d{1,6}\b", re.IGNORECASE)  # part of the phone (spec)
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
@@ -150,7 +151,8 @@ def _dates(seg: Segment) -> Iterator[Span]:
 def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
     missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166"), or
-    whose digits after "+1" the OCR read in part."""
+    whose digits after "+1" the OCR read in part; each with its extension ("ext. 764"), which
+    the annotation guidelines put inside the span and `phonenumbers` leaves out."""
     found = []
     for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
         if len(re.sub(r"\D", "", match.raw_string)) >= 10:
@@ -162,6 +164,8 @@ def _phones(seg: Segment) -> Iterator[Span]:
             found.append((m.start(), m.end()))
     for start, end in found:
         raw = seg.text[start:end].strip()
+        if extension := _EXTENSION.match(seg.text, end):
+            end = extension.end()
         # A bare run of digits is as likely an account or invoice number: want phone punctuation.
         if re.search(r"[-().\s+]", raw) and not DATE.fullmatch(raw):
             words, left, right = seg.cuts(start, end)

@@ -24,6 +24,7 @@ EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value p
 _PHONE_CHARS = re.compile(r"^[\d()+\-./:]+$")  # a phone's pieces as printed, with the ':' OCR reads for ')'
 MISREAD = 8  # a value this long is searched for with one character misread, lost or added too
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
+_GLUED_WORD = re.compile(r"(?<=\d)[a-z]{3,}$")  # a lowercase word the OCR glued to a number before it
 _CAMEL = re.compile(r"(?<=[a-z])[A-Z]")  # a capital right after a lowercase letter: two words the OCR glued
 
 
@@ -124,13 +125,16 @@ class PageText:
     @cached_property
     def glued(self) -> dict[str, list[tuple[int, int, int]]]:
         """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
-        "No:4471"), casefolded: each piece's word and the characters before and after it."""
+        "No:4471"), or a code to the lowercase word after it ("CT-1774085claim": the OCR lost the
+        space), casefolded: each piece's word and the characters before and after it."""
         out: dict[str, list[tuple[int, int, int]]] = {}
         for i, w in enumerate(self.words):
             text = w.text.casefold()
             for m in _GLUE.finditer(text):
                 out.setdefault(text[m.end() :], []).append((i, m.end(), 0))
                 out.setdefault(text[: m.start()], []).append((i, 0, len(text) - m.start()))
+            if tail := _GLUED_WORD.search(w.text):
+                out.setdefault(text[: tail.start()], []).append((i, 0, len(text) - tail.start()))
         return out
 
     def _runs(

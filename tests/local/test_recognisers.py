@@ -455,3 +455,18 @@ def test_slashes_glued_to_a_code_are_its_own_and_a_slash_apart_is_not(line, valu
     words = rows((line, (40, 40, 400, 64)))
     values = {value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.source == "label"}
     assert values == {value}
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("remit 654-408-6224 ext. 764 within", "654-408-6224 ext. 764"),
+        ("call (541) 779-5555 ext 5527 today", "(541) 779-5555 ext 5527"),
+        ("call (541) 779-5555 next week", "(541) 779-5555"),  # "next" is no extension
+    ],
+)
+def test_a_phones_extension_is_inside_its_span(line, value):
+    # spec/annotation.md: PHONE_NUMBER, "extension inside the span"; phonenumbers leaves it out
+    words = rows((line, (40, 40, 600, 64)))
+    phones = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PHONE_NUMBER"]
+    assert phones == [value]

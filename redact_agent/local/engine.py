@@ -289,7 +289,7 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
     misread = [run for key, run in text.one_edit("alnum", printed) if _misread(printed, key)]
     codes = dict.fromkeys(text.code_runs.get(want, []) + misread)  # "0RD-4352595" is either
     out = [_edges(text.words, run, _value_edge(value)) for run in codes]
-    return out + [((i,), left, right) for i, left, right in text.glued.get(value.casefold(), [])]
+    return out + [((i,), left, right) for i, left, right in text.glued.get(want, [])]
 
 
 def _misread(value: str, printed: str) -> bool:

@@ -126,15 +126,16 @@ class PageText:
     def glued(self) -> dict[str, list[tuple[int, int, int]]]:
         """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
         "No:4471"), or a code to the lowercase word after it ("CT-1774085claim": the OCR lost the
-        space), casefolded: each piece's word and the characters before and after it."""
+        space), by their code form (`linking.code_form`): each piece's word and the characters
+        before and after it."""
         out: dict[str, list[tuple[int, int, int]]] = {}
         for i, w in enumerate(self.words):
             text = w.text.casefold()
             for m in _GLUE.finditer(text):
-                out.setdefault(text[m.end() :], []).append((i, m.end(), 0))
-                out.setdefault(text[: m.start()], []).append((i, 0, len(text) - m.start()))
+                out.setdefault(code_form(text[m.end() :]), []).append((i, m.end(), 0))
+                out.setdefault(code_form(text[: m.start()]), []).append((i, 0, len(text) - m.start()))
             if tail := _GLUED_WORD.search(w.text):
-                out.setdefault(text[: tail.start()], []).append((i, 0, len(text) - tail.start()))
+                out.setdefault(code_form(text[: tail.start()]), []).append((i, 0, len(text) - tail.start()))
         return out
 
     def _runs(

@@ -7,15 +7,13 @@ box), at least as tall as a line of small print, painted in one even tone (a fil
 not a piece of a larger fill that letters cut out (a gray or coloured fill going on to its left
 or right; black boxes painted one under another are taken apart by the black alone), and not a shaded
 field that shows its text: ink inside a fill that reads as anything but a redaction code (Woo
-grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte") makes it a look-alike. Outlines: a thin
-line around a blank area (a rectangle, or a polygon stepping around a paragraph) with a
-redaction code printed inside. A code is read by OCR, light text on a dark fill inverted first.
+grounds "5.1.2e", FOIA "(b)(6)", "Buiten reikwijdte"; `codes`) makes it a look-alike. Outlines,
+a thin line around a blank area with a redaction code printed inside, are found by `outlines`.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,28 +21,21 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageOps
-from rapidfuzz import fuzz, process
+from PIL import Image
 
+from redact_agent.audit import codes, outlines
 from redact_agent.audit.regions import Region
-from redact_agent.redact import LABEL
+from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, drawn, opened
 from redact_agent.tools.ocr import OcrEngine, Word
 
 PAPER = 230  # grey levels above this are paper
 DARK = 100  # and below this, black print or a black fill
 BLACK = 80  # the darkest a gray fill is
-LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
-OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
-OUTLINED_PAGE = 2  # outlines with a ground on a page that make its blank ones redactions too
-BLANK_LOW = 0.6  # a blank one is at least this share of their median height, and at most its inverse
-MIN_FILL = 0.85  # share of its bounding box a box's outline covers
-MIN_UNION_FILL = 0.5  # the same for pure black boxes painted over each other (an outline of right angles)
+MIN_UNION_FILL = 0.5  # `MIN_FILL` for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
 GAP_INK = 0.5  # the least share of black between two such pieces (the box's own, between the glyphs)
 GLYPH_GAP = 1.5  # the black a large code cuts a black box into is no further apart than this share of its height
-BRIDGE = 60  # px on a 2200 px page: the longest break in a drawn line that is bridged
-LOW = 14  # px on a 2200 px page: a box, or an outline's inside, as low as a line of small print
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
 CONTINUES = 0.25  # share of the bands beside a gray or coloured box in its tone that makes it a piece
@@ -57,51 +48,6 @@ MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MIN_SKEW = 0.5  # and at least, for a box that fills its upright bounding box to be read as turned
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
-# Codes printed on redactions: Woo/Wob grounds ("5.1.2e", "10.2.g", "11.1"), US FOIA exemptions
-# ("(b)(6)", "(b)(7)(C)", "b6"); and the markings of what is out of a request's scope, matched
-# as the OCR spells them ("behoort noiet tot Wob verzoek").
-CODE = re.compile(
-    r"^(?:\d{1,2}(?:\s?\.\s?\d{1,2}){1,3}\s?\.?\s?[a-zA-Z]?|\(?b\)?\s?\(?\d\)?(?:\s?\(?[A-Fa-f]\)?)?|"
-    r"n\.?v\.?t\.?)$",
-    re.IGNORECASE,
-)
-NUMBERED = re.compile(r"^\d{1,2}[a-zA-Z]?$")  # a ground by its number in a legend ("3"), on a black box only
-MARKING_RATIO = 85  # percent alike, as rapidfuzz scores the OCR's spelling against a marking
-MIN_CUT_MARKING = 10  # characters, two words at least: the start of a marking that its box cuts short
-MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet tot het verzoek", "niet openbaar",
-            "out of scope", "withheld"]  # fmt: skip
-
-
-def is_code(text: str, dark_fill: bool = False) -> bool:
-    """Whether text read inside a box is a redaction's code or marking (or a marking's start, cut
-    short by the box's end). A bare number is one only in light print on a black box: on a shaded
-    or outlined one it is a table's cell; so is a label of ours ("PERSON 2"), which a heading bar
-    could print too in other colours."""
-    folded = " ".join(text.casefold().split())
-    marking = process.extractOne(folded, MARKINGS, scorer=fuzz.ratio, score_cutoff=MARKING_RATIO)
-    # a marking the box's end cuts short ("behoort noiet" for "behoort niet tot Wob verzoek")
-    cut = len(folded) >= MIN_CUT_MARKING and " " in folded
-    cut = cut and any(fuzz.ratio(folded, m[: len(folded)]) >= MARKING_RATIO for m in MARKINGS)
-    ours = dark_fill and LABEL.match(" ".join(text.split()))  # a label `redact --label` wrote ("PERSON 2")
-    return bool(CODE.match(text) or (dark_fill and NUMBERED.match(text)) or ours or cut) or marking is not None
-
-
-# a code as the OCR misreads small print: a FOIA code's opening ("(bN7HC)", "(bK(7HC)", "(H(7)(C)"
-# for "(b)(7)(C)"), or a Woo ground whose first digit is read as a letter ("C.1.1C" for "5.1.1c")
-_CODE_MISREAD = re.compile(r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|[0-9a-z]{1,2}(?:\.\d{1,2}){2,3}\.?[a-z]?)$", re.IGNORECASE)
-
-
-def _misread(text: str) -> bool:
-    """Whether text read on a fill is a small code that OCR misread ("51 2e", "bH4)", "(bN7HC)"
-    for "5.1.2e", "(b)(4)", "(b)(7)(C)" in small print on a blurred scan): a code misread in its
-    shape (`_CODE_MISREAD`), or three to seven characters, a digit among them, at most two
-    letters, no run of four digits (a value showing through a shaded field has longer ones, a word
-    more letters). On an outline it could be a boxed page number."""
-    chars = "".join(text.split())
-    if _CODE_MISREAD.match(chars):
-        return True
-    letters = sum(c.isalpha() for c in chars)
-    return 3 <= len(chars) <= 7 and letters <= 2 and any(c.isdigit() for c in chars) and not re.search(r"\d{4}", chars)
 
 
 def _scale(height: int) -> float:
@@ -118,31 +64,6 @@ def _kind(tone: float, saturation: float) -> str:
 def _inner_ink(grey: NDArray[np.uint8], mask: NDArray[np.bool_], tone: float) -> NDArray[np.bool_]:
     """Pixels inside a fill that stand out from its tone (text printed on it, or left under it)."""
     return mask & (np.abs(grey.astype(np.int16) - int(tone)) > 60)
-
-
-_BRACKETS = str.maketrans("{}[]", "()()")  # small print's brackets as the OCR reads them: "(b)(7}(C}"
-
-
-def _code(crop: Image.Image, dark_fill: bool, ocr: OcrEngine) -> str | None:
-    """The text printed inside a box, or None when there is none; OCR reads dark on light."""
-    if dark_fill:
-        crop = Image.fromarray(255 - np.asarray(crop.convert("L"))).convert("RGB")
-    text = " ".join(w.text for w in ocr.words(crop)).strip().translate(_BRACKETS)
-    return text or None
-
-
-CODE_READ_HEIGHT = 40  # px: an outline lower than this is read enlarged; the OCR reads no smaller print
-
-
-def _enlarged(crop: Image.Image) -> Image.Image:
-    """An outline's inside as the OCR can read it: small print enlarged (a 13 px outline's
-    "(b)(6)" at 40 px), with a white margin. Fills are read as they are: enlarged, the OCR read
-    text that is no code in 31 of our own small black boxes on the dev pages, which were then
-    taken for no redaction (tests/audit/test_own_outputs.py)."""
-    if crop.height < CODE_READ_HEIGHT:
-        f = -(-CODE_READ_HEIGHT // max(crop.height, 1))
-        crop = crop.resize((crop.width * f, crop.height * f), Image.Resampling.LANCZOS)
-    return ImageOps.expand(crop, border=crop.height // 4, fill="white")
 
 
 def _rectilinear(contour: NDArray[Any]) -> bool:
@@ -259,9 +180,9 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     p = _Page(page, grey, saturation, s, max(5, round(9 * s)), ocr, dark & (grey >= DARK))
     tinted = (((grey >= DARK) & (grey < PAPER)) | (p.saturation > 40)).astype(np.uint8)
     painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
-    solid = _opened(painted, p.k)
+    solid = opened(painted, p.k)
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    black = _opened(dark.astype(np.uint8), p.k)
+    black = opened(dark.astype(np.uint8), p.k)
     black_contours = cv2.findContours(black, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     filled = []
     for c in contours:
@@ -270,13 +191,8 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     out = _unstacked(p, black, black_contours, filled)
     out += _black_in_tint(p, black, black_contours, solid, out)
     out = _joined(p, out)
-    out += _outlines(p)
+    out += outlines.find(p.image, p.grey, p.s, p.ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
-
-
-def _opened(mask: NDArray[Any], k: int | tuple[int, int]) -> NDArray[np.uint8]:
-    size = (k, k) if isinstance(k, int) else k
-    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, size)))
 
 
 def _unstacked(
@@ -293,7 +209,7 @@ def _unstacked(
             key=lambda r: r.bbox[1],
         )
         # one under another: on a skewed page their bounding boxes overlap a little
-        stacked = all(b.bbox[1] >= a.bbox[3] - 0.3 * min(_height(a), _height(b)) for a, b in itertools.pairwise(pieces))
+        stacked = all(b.bbox[1] >= a.bbox[3] - 0.3 * min(a.height, b.height) for a, b in itertools.pairwise(pieces))
         if len(pieces) >= 2 and stacked and sum(r.area for r in pieces) >= 0.8 * region.area:
             out += pieces
         else:
@@ -306,14 +222,6 @@ def _commonest(tones: NDArray[np.uint8]) -> int:
     return int(np.bincount(tones, minlength=256).argmax())
 
 
-def _drawn(c: NDArray[Any]) -> tuple[int, int, int, int, NDArray[np.uint8]]:
-    """A contour's bounding rectangle and the mask of its inside (holes filled) within it."""
-    x, y, w, h = cv2.boundingRect(c)
-    mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(mask, [c - [x, y]], -1, 1, thickness=cv2.FILLED)
-    return x, y, w, h, mask
-
-
 def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
     """Shaded boxes that touch, one under or beside another, and make one box together (the "To:"
     and "From:" lines of an e-mail), taken apart by the codes printed on them: where a box-shaped
@@ -323,14 +231,13 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
     that is no code (print the box touches) stays in a share, which is then judged no redaction.
     A ragged component (boxes of several widths) is taken apart only where a row holds several
     codes, boxes side by side; lines of a paragraph painted over as one, a code on each, stay one."""
-    x, y, w, h, mask = _drawn(c)
+    x, y, w, h, mask = drawn(c)
     if h < 2 * LOW * p.s or w < WIDE * LOW * p.s:
         return []
     ragged = mask.mean() < MIN_FILL
     words = p.ocr.words(p.image.crop((x, y, x + w, y + h)))
-    coded = {id(word) for word in words if is_code(word.text.translate(_BRACKETS))}
-    codes = len(coded)
-    if codes < 2 or codes < 2 / 3 * len(words):
+    coded = {id(word) for word in words if codes.is_code(word.text.translate(codes.BRACKETS))}
+    if len(coded) < 2 or len(coded) < 2 / 3 * len(words):
         return []
     tone = _commonest(p.grey[y : y + h, x : x + w][mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)])
     if _continues(p.grey, (x, y, w, h), tone, p.k):
@@ -368,7 +275,7 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     than a box is high; a coloured logo's letters are not), where that leaves one box. Each piece
     at least half as wide as the component is judged as a fill of its own; the first way that
     finds a box is kept."""
-    x, y, w, h, mask = _drawn(c)
+    x, y, w, h, mask = drawn(c)
     if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
         return []  # box-shaped as a whole: it is one box, or none
     inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
@@ -376,12 +283,12 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     tone = _commonest(grey[inside])
     if tone < BLACK:
         return []  # black: taken apart by the black alone (`_unstacked`)
-    own = _opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
+    own = opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
     ways = [(own, False)] if own.sum() <= 0.95 * inside.sum() else []  # else one tone, nothing else in it
     if _kind(tone, float(np.median(p.saturation[y : y + h, x : x + w][inside]))) == "gray":
         k = 2 * p.k + 1  # not a coloured one: a logo's thick coloured letters open into blocks
         padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
-        ways.append((np.ascontiguousarray(_opened(padded, k)[k:-k, k:-k]), True))
+        ways.append((np.ascontiguousarray(opened(padded, k)[k:-k, k:-k]), True))
     piece = np.zeros_like(solid)
     for way, one_box in ways:
         piece[y : y + h, x : x + w] = way
@@ -393,10 +300,6 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         if found:
             return found
     return []
-
-
-def _height(region: Region) -> float:
-    return region.bbox[3] - region.bbox[1]
 
 
 def _within(rect: Sequence[int], box: tuple[float, float, float, float]) -> bool:
@@ -457,11 +360,11 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
     for chain in chains:
         box = (chain[0].bbox[0], min(r.bbox[1] for r in chain), chain[-1].bbox[2], max(r.bbox[3] for r in chain))
         text = (
-            _code(p.image.crop((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)), True, p.ocr)
+            codes.read(p.image.crop((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)), True, p.ocr)
             if len(chain) > 1
             else None
         )
-        if text is not None and (is_code(text, dark_fill=True) or _misread(text)):
+        if text is not None and (codes.is_code(text, dark_fill=True) or codes.misread(text)):
             out.append(Region(box, kind="black", code=text, score=min(r.score or 0.0 for r in chain)))
         else:
             out += chain
@@ -471,7 +374,7 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
 def _beside(grey: NDArray[np.uint8], a: Region, b: Region) -> bool:
     """Whether box b follows box a in its row, as a piece of one box its code cut apart: the gap
     between them is mostly black (what the opening took from between the glyphs), not paper."""
-    h = _height(a)
+    h = a.height
     in_row = abs(a.bbox[1] - b.bbox[1]) <= h / 4 and abs(a.bbox[3] - b.bbox[3]) <= h / 4
     if not (in_row and -2 <= b.bbox[0] - a.bbox[2] <= GLYPH_GAP * h):
         return False
@@ -494,7 +397,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None
     if w < h and h < TALL * s:
         return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
-    outline = _drawn(c)[4].astype(bool)
+    outline = drawn(c)[4].astype(bool)
     filled = float(outline.mean())
     if filled < MIN_UNION_FILL:
         return None
@@ -529,10 +432,11 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None  # a stroke of a stamp's letters, or a piece of a shaded bar or a logo that its letters cut out
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
-        code = _code(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
-        if code is not None and not (is_code(code, tone < 128) or _misread(code)):
+        code = codes.read(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
+        if code is not None and not (codes.is_code(code, tone < 128) or codes.misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
-    if even < MIN_EVEN and not (code and (is_code(code, True) or _CODE_MISREAD.match("".join(code.split())))):
+    coded = code and (codes.is_code(code, True) or codes.CODE_MISREAD.match("".join(code.split())))
+    if even < MIN_EVEN and not coded:
         return None  # uneven black and no code in it: a photo's or a logo's dark piece
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     if kind in ("gray", "color") and score < MIN_SCORE:
@@ -540,149 +444,3 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     if kind in ("gray", "color") and code is None and _between_rules(grey, (x, y, w, h), p.k):
         return None  # a table's shaded cells
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)
-
-
-def _has_cell_beside(rect: Sequence[int], cells: list[Sequence[int]], k: int) -> bool:
-    """Whether another hole of the same line drawing, one of its box-shaped `cells`, is this
-    one's neighbour in a table: within three widths `k` of a sealed rule, with a top, bottom or
-    side edge in line. Boxes that an underline joins, or that touch on successive lines, are not."""
-    x, y, w, h = rect
-    for ox, oy, ow, oh in cells:
-        if (ox, oy, ow, oh) == tuple(rect) or max(ox - (x + w), x - (ox + ow), oy - (y + h), y - (oy + oh)) > 3 * k:
-            continue
-        rows_in_line = min(abs(oy - y), abs(oy + oh - y - h)) <= k
-        columns_in_line = min(abs(ox - x), abs(ox + ow - x - w)) <= k
-        if rows_in_line or columns_in_line:
-            return True
-    return False
-
-
-def _bridged(lines: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
-    """Drawn lines with the breaks in their long horizontal runs bridged (a box's top or bottom
-    edge): a fax's dropouts, or a stamp's ring painted over a box's edge, break an outline, and
-    its inside is then no hole. A break with a vertical line at an end is not bridged: it lies
-    between two boxes side by side, each ending at its corner. Vertical runs are not bridged: a
-    large code's stems are as tall as a low box's sides, and bridged to its edges they would cut
-    its inside apart."""
-    straight = _opened(lines, (round(3 * LOW * s), 1))
-    along = np.ones((1, round(BRIDGE * s)), np.uint8)
-    closed = np.asarray(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, along), np.uint8)
-    breaks = closed & np.asarray(cv2.dilate(straight, along), np.uint8) & (1 - lines)
-    upright = cv2.dilate(_opened(lines, (1, round(LOW * s / 2))), np.ones((1, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(breaks)
-    bridged = np.zeros(count, np.uint8)
-    for i in range(1, count):
-        x, y, w, h = stats[i][:4]
-        left, right = upright[y : y + h, max(0, x - 1)], upright[y : y + h, min(x + w, lines.shape[1] - 1)]
-        bridged[i] = not (left.any() or right.any())
-    return np.asarray(lines | bridged[labels], np.uint8)
-
-
-def _outlines(p: _Page) -> list[Region]:
-    """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
-    that steps around a paragraph, with the ground printed inside ("5.1.2.e", or a FOIA code's
-    opening as the OCR misreads small print, "(bH6)"). A blank box with no ground (a form field)
-    and the cells of a table (one line around many holes) are not redactions, unless the page's
-    coded outlines make it one (`_blank_outlines`)."""
-    grey, s = p.grey, p.s
-    k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
-    seal = np.ones((k, k), np.uint8)
-    lines = _bridged(np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8), s)
-    contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
-    holes: dict[int, list[int]] = {}
-    for i, h in enumerate(hierarchy[0]):
-        _, _, w, hh = cv2.boundingRect(contours[i])
-        if h[3] >= 0 and hh >= LOW * s and w >= 40 * s:
-            holes.setdefault(int(h[3]), []).append(i)
-    out, blank = [], []
-    for parent, children in holes.items():
-        rects = [cv2.boundingRect(contours[i]) for i in children]
-        frame = cv2.boundingRect(contours[parent])
-        row = _row(rects, k) if len(children) > 1 else None
-        if row is not None and _enclosed(lines, row, k):
-            # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
-            # on a fax): its pieces are not judged one by one, and its print is its code's
-            read = _read_outline(p, lines, row, None, frame)
-            out += [read[0]] if read is not None and read[0].code is not None else []
-            continue
-        # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
-        cells = [
-            r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
-        ]
-        units = [
-            (rect, _drawn(contours[i])[4], frame if len(children) == 1 else None)
-            for i, rect in zip(children, rects, strict=True)
-            if len(children) <= 2 or not _has_cell_beside(rect, cells, k)
-        ]
-        for rect, inside, own in units:
-            read = _read_outline(p, lines, rect, inside, own)
-            if read is None:
-                continue
-            region, text = read
-            if region.code is not None:
-                out.append(region)
-            elif (region.score or 0.0) >= MIN_FILL and not re.search(r"[^\W\d_]{3}", text):
-                blank.append(region)  # no ground read, and no word: a blank field, or a ground too small to read
-    return out + _blank_outlines(blank, out, k)
-
-
-def _row(rects: list[Sequence[int]], k: int) -> tuple[int, int, int, int] | None:
-    """The rectangle around holes that lie side by side in one row (tops and bottoms within `k`), or None."""
-    tops, bottoms = [r[1] for r in rects], [r[1] + r[3] for r in rects]
-    if max(tops) - min(tops) > k or max(bottoms) - min(bottoms) > k:
-        return None
-    left, right = min(r[0] for r in rects), max(r[0] + r[2] for r in rects)
-    return left, min(tops), right - left, max(bottoms) - min(tops)
-
-
-def _enclosed(lines: NDArray[np.uint8], rect: Sequence[int], k: int) -> bool:
-    """Whether a line runs all around a rectangle, within `k` of each side: one box's line."""
-    x, y, w, h = rect
-    if x < k or y < k or x + w + k > lines.shape[1] or y + h + k > lines.shape[0]:
-        return False
-    sides = (lines[y - k : y, x : x + w], lines[y + h : y + h + k, x : x + w])
-    ends = (lines[y : y + h, x - k : x], lines[y : y + h, x + w : x + w + k])
-    return all(side.any(axis=0).all() for side in sides) and all(end.any(axis=1).all() for end in ends)
-
-
-def _read_outline(
-    p: _Page,
-    lines: NDArray[np.uint8],
-    rect: Sequence[int],
-    inside: NDArray[np.uint8] | None,
-    frame: Sequence[int] | None,
-) -> tuple[Region, str] | None:
-    """An outline's hole (`rect`, the mask of its `inside`) as a region, its code read (None when
-    none), with the text read; None when it is no box or holds print. `frame`: the line's own
-    rectangle, the region's box when the hole is all the line is drawn around. A box cut into
-    holes by its code's glyphs has no `inside` to judge: it is read whole."""
-    x, y, w, h = rect
-    if inside is None:
-        inside = np.ones((h, w), np.uint8)
-    elif inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
-        return None  # not a box, or one with print in it (a field, a frame around text)
-    text = _code(_enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr) or ""
-    candidates = [text, " ".join(text.split()[:2]), *text.split()]
-    code = next((t for t in candidates if is_code(t) or _CODE_MISREAD.match(t)), None)
-    box = (float(x - 2), float(y - 2), float(x + w + 2), float(y + h + 2))
-    if frame is not None and frame[2] * frame[3] < 1.3 * w * h:
-        box = (float(frame[0]), float(frame[1]), float(frame[0] + frame[2]), float(frame[1] + frame[3]))
-    return Region(box, kind="outline", code=code, score=round(inside.mean(), 3)), text
-
-
-def _blank_outlines(blank: list[Region], coded: list[Region], k: int) -> list[Region]:
-    """The outlines of `blank` that are redactions too: on a page where an office outlined
-    values and printed grounds in them, outlines as low as those around a value whose ground did not fit
-    or cannot be read (small print on a fax). Not a piece of a coded one a code's glyph cuts
-    off, nor the counter of a large letter (as low as a line of small print)."""
-    if len(coded) < OUTLINED_PAGE:
-        return []
-    low = float(np.median([_height(r) for r in coded]))
-    return [
-        r
-        for r in blank
-        if BLANK_LOW * low <= _height(r) <= low / BLANK_LOW
-        and not any(r.intersection((c.bbox[0] - k, c.bbox[1] - k, c.bbox[2] + k, c.bbox[3] + k)) for c in coded)
-    ]

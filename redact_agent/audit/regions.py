@@ -28,6 +28,10 @@ class Region:
     score: float | None = None
 
     @property
+    def height(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+    @property
     def area(self) -> float:
         if self.polygon is None:
             x0, y0, x1, y1 = self.bbox

@@ -1,0 +1,168 @@
+"""Outlined redactions, found as the holes of the page's drawn lines, each read for its code
+(`find`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from redact_agent.audit import codes
+from redact_agent.audit.regions import Region
+from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, drawn, opened
+from redact_agent.tools.ocr import OcrEngine
+
+OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
+OUTLINED_PAGE = 2  # outlines with a ground on a page that make its blank ones redactions too
+BLANK_LOW = 0.6  # a blank one is at least this share of their median height, and at most its inverse
+BRIDGE = 60  # px on a 2200 px page: the longest break in a drawn line that is bridged
+
+
+def _has_cell_beside(rect: Sequence[int], cells: list[Sequence[int]], k: int) -> bool:
+    """Whether another hole of the same line drawing, one of its box-shaped `cells`, is this
+    one's neighbour in a table: within three widths `k` of a sealed rule, with a top, bottom or
+    side edge in line. Boxes that an underline joins, or that touch on successive lines, are not."""
+    x, y, w, h = rect
+    for ox, oy, ow, oh in cells:
+        if (ox, oy, ow, oh) == tuple(rect) or max(ox - (x + w), x - (ox + ow), oy - (y + h), y - (oy + oh)) > 3 * k:
+            continue
+        rows_in_line = min(abs(oy - y), abs(oy + oh - y - h)) <= k
+        columns_in_line = min(abs(ox - x), abs(ox + ow - x - w)) <= k
+        if rows_in_line or columns_in_line:
+            return True
+    return False
+
+
+def _bridged(lines: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    """Drawn lines with the breaks in their long horizontal runs bridged (a box's top or bottom
+    edge): a fax's dropouts, or a stamp's ring painted over a box's edge, break an outline, and
+    its inside is then no hole. A break with a vertical line at an end is not bridged: it lies
+    between two boxes side by side, each ending at its corner. Vertical runs are not bridged: a
+    large code's stems are as tall as a low box's sides, and bridged to its edges they would cut
+    its inside apart."""
+    straight = opened(lines, (round(3 * LOW * s), 1))
+    along = np.ones((1, round(BRIDGE * s)), np.uint8)
+    closed = np.asarray(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, along), np.uint8)
+    breaks = closed & np.asarray(cv2.dilate(straight, along), np.uint8) & (1 - lines)
+    upright = cv2.dilate(opened(lines, (1, round(LOW * s / 2))), np.ones((1, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(breaks)
+    bridged = np.zeros(count, np.uint8)
+    for i in range(1, count):
+        x, y, w, h = stats[i][:4]
+        left, right = upright[y : y + h, max(0, x - 1)], upright[y : y + h, min(x + w, lines.shape[1] - 1)]
+        bridged[i] = not (left.any() or right.any())
+    return np.asarray(lines | bridged[labels], np.uint8)
+
+
+def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) -> list[Region]:
+    """Outlined redactions: a thin line drawn around blanked text, a rectangle or a polygon
+    that steps around a paragraph, with the ground printed inside ("5.1.2.e", or a FOIA code's
+    opening as the OCR misreads small print, "(bH6)"). A blank box with no ground (a form field)
+    and the cells of a table (one line around many holes) are not redactions, unless the page's
+    coded outlines make it one (`_blank_outlines`)."""
+    k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
+    seal = np.ones((k, k), np.uint8)
+    lines = _bridged(np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8), s)
+    contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    holes: dict[int, list[int]] = {}
+    for i, h in enumerate(hierarchy[0]):
+        _, _, w, hh = cv2.boundingRect(contours[i])
+        if h[3] >= 0 and hh >= LOW * s and w >= 40 * s:
+            holes.setdefault(int(h[3]), []).append(i)
+    out, blank = [], []
+    for parent, children in holes.items():
+        rects = [cv2.boundingRect(contours[i]) for i in children]
+        frame = cv2.boundingRect(contours[parent])
+        row = _row(rects, k) if len(children) > 1 else None
+        if row is not None and _enclosed(lines, row, k):
+            # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
+            # on a fax): its pieces are not judged one by one, and its print is its code's
+            read = _read_outline(image, ocr, lines, row, None, frame)
+            out += [read[0]] if read is not None and read[0].code is not None else []
+            continue
+        # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
+        cells = [
+            r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
+        ]
+        units = [
+            (rect, drawn(contours[i])[4], frame if len(children) == 1 else None)
+            for i, rect in zip(children, rects, strict=True)
+            if len(children) <= 2 or not _has_cell_beside(rect, cells, k)
+        ]
+        for rect, inside, own in units:
+            read = _read_outline(image, ocr, lines, rect, inside, own)
+            if read is None:
+                continue
+            region, text = read
+            if region.code is not None:
+                out.append(region)
+            elif (region.score or 0.0) >= MIN_FILL and not re.search(r"[^\W\d_]{3}", text):
+                blank.append(region)  # no ground read, and no word: a blank field, or a ground too small to read
+    return out + _blank_outlines(blank, out, k)
+
+
+def _row(rects: list[Sequence[int]], k: int) -> tuple[int, int, int, int] | None:
+    """The rectangle around holes that lie side by side in one row (tops and bottoms within `k`), or None."""
+    tops, bottoms = [r[1] for r in rects], [r[1] + r[3] for r in rects]
+    if max(tops) - min(tops) > k or max(bottoms) - min(bottoms) > k:
+        return None
+    left, right = min(r[0] for r in rects), max(r[0] + r[2] for r in rects)
+    return left, min(tops), right - left, max(bottoms) - min(tops)
+
+
+def _enclosed(lines: NDArray[np.uint8], rect: Sequence[int], k: int) -> bool:
+    """Whether a line runs all around a rectangle, within `k` of each side: one box's line."""
+    x, y, w, h = rect
+    if x < k or y < k or x + w + k > lines.shape[1] or y + h + k > lines.shape[0]:
+        return False
+    sides = (lines[y - k : y, x : x + w], lines[y + h : y + h + k, x : x + w])
+    ends = (lines[y : y + h, x - k : x], lines[y : y + h, x + w : x + w + k])
+    return all(side.any(axis=0).all() for side in sides) and all(end.any(axis=1).all() for end in ends)
+
+
+def _read_outline(
+    image: Image.Image,
+    ocr: OcrEngine,
+    lines: NDArray[np.uint8],
+    rect: Sequence[int],
+    inside: NDArray[np.uint8] | None,
+    frame: Sequence[int] | None,
+) -> tuple[Region, str] | None:
+    """An outline's hole (`rect`, the mask of its `inside`) as a region, its code read (None when
+    none), with the text read; None when it is no box or holds print. `frame`: the line's own
+    rectangle, the region's box when the hole is all the line is drawn around. A box cut into
+    holes by its code's glyphs has no `inside` to judge: it is read whole."""
+    x, y, w, h = rect
+    if inside is None:
+        inside = np.ones((h, w), np.uint8)
+    elif inside.sum() < 0.5 * w * h or (lines[y : y + h, x : x + w] & inside).mean() > OUTLINE_PRINT:
+        return None  # not a box, or one with print in it (a field, a frame around text)
+    text = codes.read(codes.enlarged(image.crop((x, y, x + w, y + h))), False, ocr) or ""
+    candidates = [text, " ".join(text.split()[:2]), *text.split()]
+    code = next((t for t in candidates if codes.is_code(t) or codes.CODE_MISREAD.match(t)), None)
+    box = (float(x - 2), float(y - 2), float(x + w + 2), float(y + h + 2))
+    if frame is not None and frame[2] * frame[3] < 1.3 * w * h:
+        box = (float(frame[0]), float(frame[1]), float(frame[0] + frame[2]), float(frame[1] + frame[3]))
+    return Region(box, kind="outline", code=code, score=round(inside.mean(), 3)), text
+
+
+def _blank_outlines(blank: list[Region], coded: list[Region], k: int) -> list[Region]:
+    """The outlines of `blank` that are redactions too: on a page where an office outlined
+    values and printed grounds in them, outlines as low as those around a value whose ground did not fit
+    or cannot be read (small print on a fax). Not a piece of a coded one a code's glyph cuts
+    off, nor the counter of a large letter (as low as a line of small print)."""
+    if len(coded) < OUTLINED_PAGE:
+        return []
+    low = float(np.median([r.height for r in coded]))
+    return [
+        r
+        for r in blank
+        if BLANK_LOW * low <= r.height <= low / BLANK_LOW
+        and not any(r.intersection((c.bbox[0] - k, c.bbox[1] - k, c.bbox[2] + k, c.bbox[3] + k)) for c in coded)
+    ]

@@ -152,7 +152,8 @@ def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
     missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166"), or
     whose digits after "+1" the OCR read in part; each with its extension ("ext. 764"), which
-    the annotation guidelines put inside the span and `phonenumbers` leaves out."""
+    the annotation guidelines put inside the span and `phonenumbers` leaves out after another
+    number ("CL-65682 654-408-6224 ext. 764": it rejects the candidate that starts at "65682")."""
     found = []
     for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
         if len(re.sub(r"\D", "", match.raw_string)) >= 10:

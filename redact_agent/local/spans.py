@@ -135,7 +135,7 @@ class PageText:
                 out.setdefault(code_form(text[m.end() :]), []).append((i, m.end(), 0))
                 out.setdefault(code_form(text[: m.start()]), []).append((i, 0, len(text) - m.start()))
             if tail := _GLUED_WORD.search(w.text):
-                out.setdefault(code_form(text[: tail.start()]), []).append((i, 0, len(text) - tail.start()))
+                out.setdefault(code_form(w.text[: tail.start()]), []).append((i, 0, len(w.text) - tail.start()))
         return out
 
     def _runs(

@@ -1,8 +1,12 @@
-"""Builders for small gold and prediction pages used across the tests, and a fast finder."""
+"""Builders for small gold and prediction pages used across the tests, a fast finder, and
+slow pages for runs a test kills."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from PIL import Image, ImageDraw
 
 from redact_agent.pages import Finding, GoldPage, Prediction, PredictionPage
 from redact_agent.schema import default_schema
@@ -54,8 +58,23 @@ class Corner:
     name = "corner"
 
     def find_page(self, page_id: str, image: Any) -> Finding:
-        box = (1.0, 1.0, 40.0, 20.0)
+        box = (1.0, 1.0, min(40.0, image.width - 1.0), min(20.0, image.height - 1.0))
         return Finding(PredictionPage(page_id=page_id, valid=True, predictions=[Prediction(type="DATE", bbox=box)]))
 
     def close(self) -> None:
         pass
+
+
+def slow_pages(folder: Path, form: Path, n: int, rows: int = 6) -> None:
+    """`n` pages p00.png... in `folder`, each `rows` copies of the `form` image marked with the
+    page's number: pages that differ (the OCR caches what it has read by its pixels) and take
+    long enough (about 0.35 s each here) that a run is still going when a test kills it."""
+    folder.mkdir()
+    with Image.open(form) as opened:
+        piece = opened.convert("RGB")
+    for k in range(n):
+        image = Image.new("RGB", (piece.width, piece.height * rows), "white")
+        for r in range(rows):
+            image.paste(piece, (0, r * piece.height))
+            ImageDraw.Draw(image).text((5, r * piece.height + 5), f"page {k} part {r}", fill="black")
+        image.save(folder / f"p{k:02d}.png")

@@ -16,24 +16,12 @@ from PIL import Image, ImageDraw
 
 from redact_agent.cli import main
 from redact_agent.job import Job
-from redact_agent.pages import Finding, Prediction, PredictionPage
+from redact_agent.pages import PredictionPage
 from redact_agent.run import run
+from tests.helpers import Corner, slow_pages
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGE = FIXTURES / "form-block.png"
-
-
-class _Corner:
-    """A fast finder: one box in the top-left corner of every page."""
-
-    name = "corner"
-
-    def find_page(self, page_id, image):
-        box = (1.0, 1.0, min(40.0, image.width - 1.0), min(20.0, image.height - 1.0))
-        return Finding(PredictionPage(page_id=page_id, valid=True, predictions=[Prediction(type="DATE", bbox=box)]))
-
-    def close(self):
-        pass
 
 
 def _page(path: Path, k: int) -> None:
@@ -59,9 +47,7 @@ def _complete(out: Path) -> int:
 @pytest.mark.parametrize("kill_after", [0, 3])  # pages written before the kill (0: during start-up)
 def test_a_killed_run_leaves_complete_files_and_a_resume_finishes_it(tmp_path, kill_after):
     src = tmp_path / "in"
-    src.mkdir()
-    for k in range(10):
-        Image.open(PAGE).save(src / f"p{k:02d}.png")
+    slow_pages(src, PAGE, 10)
     out = tmp_path / "out"
     args = [sys.executable, "-m", "redact_agent", str(src), "-o", str(out), "--no-verify", "--ocr", "tesseract"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -88,12 +74,12 @@ def test_a_killed_run_leaves_complete_files_and_a_resume_finishes_it(tmp_path, k
 
 def test_resume_redoes_pages_done_under_other_settings(tmp_path, capsys):
     out = tmp_path / "out"
-    assert run(Job(_Corner(), None, out), [str(PAGE)], resume=True) == 0
-    assert run(Job(_Corner(), None, out, margin=5.0), [str(PAGE)], resume=True) == 0
+    assert run(Job(Corner(), None, out), [str(PAGE)], resume=True) == 0
+    assert run(Job(Corner(), None, out, margin=5.0), [str(PAGE)], resume=True) == 0
     assert "skipped" not in capsys.readouterr().out  # redone: the margin changed the outputs
     entries = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
     assert len({e["config"] for e in entries}) == 2 and all(e["status"] == "ok" for e in entries)
-    assert run(Job(_Corner(), None, out, margin=5.0), [str(PAGE)], resume=True) == 0
+    assert run(Job(Corner(), None, out, margin=5.0), [str(PAGE)], resume=True) == 0
     assert "done by an earlier run, skipped" in capsys.readouterr().out
 
 
@@ -113,7 +99,7 @@ def test_300_pages_with_5_percent_damaged(tmp_path, capsys):
         if k in bad:
             _damage(path, k)
     out = tmp_path / "out"
-    assert run(Job(_Corner(), None, out), [str(src)]) == 1
+    assert run(Job(Corner(), None, out), [str(src)]) == 1
     err = capsys.readouterr().err
     for k in range(300):
         named = err.count(f"page-{k:03d}.png")
@@ -138,7 +124,7 @@ def test_pdfs_with_a_thousand_pages_an_absurd_size_or_no_width_fail_alone_or_pas
     garbage = tmp_path / "garbage.pdf"
     garbage.write_bytes(b"%PDF-1.7\n" + os.urandom(2000))
     out = tmp_path / "out"
-    assert run(Job(_Corner(), None, out), [str(many), str(huge), str(garbage)]) == 1
+    assert run(Job(Corner(), None, out), [str(many), str(huge), str(garbage)]) == 1
     assert len(pdfium.PdfDocument(out / "many.redacted.pdf")) == 1000
     assert [tuple(round(v) for v in p.get_size()) for p in pdfium.PdfDocument(out / "huge.redacted.pdf")] == [
         (14400, 14400),
@@ -154,7 +140,7 @@ def test_odd_file_names(tmp_path, name):
     src = tmp_path / name
     Image.open(PAGE).save(src, format="PNG")
     out = tmp_path / "out"
-    assert run(Job(_Corner(), None, out), [str(src)]) == 0
+    assert run(Job(Corner(), None, out), [str(src)]) == 0
     assert (out / f"{src.stem}.redacted.png").exists() and (out / f"{src.stem}.json").exists()
 
 

@@ -20,7 +20,7 @@ from redact_agent.job import Job
 from redact_agent.local.engine import LocalEngine
 from redact_agent.policy import load_policy
 from redact_agent.run import Processes, run
-from tests.helpers import Corner
+from tests.helpers import Corner, slow_pages
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGES = [FIXTURES / name for name in ("form-block.png", "order-block.png", "print-date.png")]
@@ -107,9 +107,7 @@ def test_a_worker_that_dies_fails_its_pages_and_the_batch_ends(tmp_path, capsys)
 
 def test_workers_end_with_a_killed_run(tmp_path):
     src = tmp_path / "in"
-    src.mkdir()
-    for k in range(8):
-        Image.open(PAGES[0]).save(src / f"p{k}.png")
+    slow_pages(src, PAGES[0], 8)
     out = tmp_path / "out"
     args = [sys.executable, "-m", "redact_agent", str(src), "-o", str(out), "--no-verify", "--workers", "2"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

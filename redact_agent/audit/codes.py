@@ -31,8 +31,12 @@ MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet t
 
 
 # a code as the OCR misreads small print: a FOIA code's opening ("(bN7HC)", "(bK(7HC)", "(H(7)(C)"
-# for "(b)(7)(C)"), or a Woo ground whose first digit is read as a letter ("C.1.1C" for "5.1.1c")
-CODE_MISREAD = re.compile(r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|[0-9a-z]{1,2}(?:\.\d{1,2}){2,3}\.?[a-z]?)$", re.IGNORECASE)
+# for "(b)(7)(C)"), or a Woo ground whose first digit is read as a letter ("C.1.1C" for "5.1.1c"),
+# one of whose digits a stamp's ring hides ("5..2i"), or with a stamp's frame beside its end
+# read as a stroke ("5.1.1cl")
+CODE_MISREAD = re.compile(
+    r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|(?=.*\d)[0-9a-z]{1,2}(?:\.\d{0,2}){2,3}\.?[a-z]?[|l]?)$", re.IGNORECASE
+)
 
 
 def is_code(text: str, dark_fill: bool = False) -> bool:

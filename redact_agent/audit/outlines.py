@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -70,22 +71,24 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    holes: dict[int, list[int]] = {}
+    every: dict[int, list[int]] = {}  # each line's holes
     for i, h in enumerate(hierarchy[0]):
-        _, _, w, hh = cv2.boundingRect(contours[i])
-        if h[3] >= 0 and hh >= LOW * s and w >= 40 * s:
-            holes.setdefault(int(h[3]), []).append(i)
+        if h[3] >= 0:
+            every.setdefault(int(h[3]), []).append(i)
     out, blank = [], []
-    for parent, children in holes.items():
-        rects = [cv2.boundingRect(contours[i]) for i in children]
+    for parent, inner in every.items():
         frame = cv2.boundingRect(contours[parent])
-        row = _row(rects, k) if len(children) > 1 else None
-        if row is not None and _enclosed(lines, row, k):
+        row = _row([contours[i] for i in inner], k, s) if len(inner) > 1 else None
+        if row is not None and _box_sized(row, s) and _enclosed(lines, row, k):
             # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
             # on a fax): its pieces are not judged one by one, and its print is its code's
             read = _read_outline(image, ocr, lines, row, None, frame)
             out += [read[0]] if read is not None and read[0].code is not None else []
             continue
+        children = [i for i in inner if _box_sized(cv2.boundingRect(contours[i]), s)]
+        if not children:
+            continue
+        rects = [cv2.boundingRect(contours[i]) for i in children]
         # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
         cells = [
             r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
@@ -107,12 +110,28 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     return out + _blank_outlines(blank, out, k)
 
 
-def _row(rects: list[Sequence[int]], k: int) -> tuple[int, int, int, int] | None:
-    """The rectangle around holes that lie side by side in one row (tops and bottoms within `k`), or None."""
-    tops, bottoms = [r[1] for r in rects], [r[1] + r[3] for r in rects]
+def _box_sized(rect: Sequence[int], s: float) -> bool:
+    """Whether a hole is as low and as wide as a box around a value at least."""
+    return rect[3] >= LOW * s and rect[2] >= 40 * s
+
+
+def _row(holes: Sequence[NDArray[Any]], k: int, s: float) -> tuple[int, int, int, int] | None:
+    """The rectangle around the pieces a code's glyphs cut a small box's inside into, or None:
+    two or more holes as low as a box, each box-sized or a rectangle no narrower than it is low,
+    all side by side in one row (tops and bottoms within `k`); the glyphs' counters are no pieces.
+    Light print on a fill leaves its glyphs' shapes as holes: they are no such pieces."""
+    rects = [cv2.boundingRect(c) for c in holes]
+    pieces = [
+        r
+        for c, r in zip(holes, rects, strict=True)
+        if _box_sized(r, s) or (r[3] >= LOW * s and r[2] >= r[3] and cv2.contourArea(c) >= MIN_FILL * r[2] * r[3])
+    ]
+    if len(pieces) < 2:
+        return None
+    tops, bottoms = [r[1] for r in pieces], [r[1] + r[3] for r in pieces]
     if max(tops) - min(tops) > k or max(bottoms) - min(bottoms) > k:
         return None
-    left, right = min(r[0] for r in rects), max(r[0] + r[2] for r in rects)
+    left, right = min(r[0] for r in pieces), max(r[0] + r[2] for r in pieces)
     return left, min(tops), right - left, max(bottoms) - min(tops)
 
 

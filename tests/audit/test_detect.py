@@ -504,6 +504,21 @@ def test_a_small_outline_its_codes_glyphs_cut_apart_is_one_redaction():
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (600, 300, 681, 317), strict=True))
 
 
+def test_a_small_outline_its_codes_glyphs_cut_into_pieces_narrower_than_a_box_is_one_redaction():
+    # a 100 DPI fax: the glyphs cut the inside into pieces narrower than a box, and a narrow gap
+    # between glyphs and a glyph's counter are holes too
+    page = Image.new("RGB", (850, 1100), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((584, 453, 634, 467), outline="black", width=2)
+    draw.rectangle((601, 453, 605, 467), fill="black")  # glyphs touching the top and bottom
+    draw.rectangle((613, 453, 617, 467), fill="black")
+    draw.rectangle((609, 456, 610, 467), fill="black")  # the gap between them is cut in two
+    draw.rectangle((602, 459, 603, 461), fill="white")  # a glyph's counter
+    found = detect.find(page, _Reads("(b)(6)"))
+    assert [(r.kind, r.code) for r in found] == [("outline", "(b)(6)")]
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (584, 453, 635, 468), strict=True))
+
+
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
     # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
     # opens into pieces side by side; two boxes with paper between them are two

@@ -25,10 +25,9 @@ from PIL import Image
 
 from redact_agent.audit import codes, outlines
 from redact_agent.audit.regions import Region
-from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, drawn, opened
+from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, PAPER, drawn, opened
 from redact_agent.tools.ocr import OcrEngine, Word
 
-PAPER = 230  # grey levels above this are paper
 DARK = 100  # and below this, black print or a black fill
 BLACK = 80  # the darkest a gray fill is
 MIN_UNION_FILL = 0.5  # `MIN_FILL` for pure black boxes painted over each other (an outline of right angles)

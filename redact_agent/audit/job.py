@@ -23,6 +23,7 @@ from tqdm import tqdm
 from redact_agent.audit import detect
 from redact_agent.audit.pdf import Finding, PdfLayer
 from redact_agent.audit.regions import Region
+from redact_agent.audit.shapes import PAPER
 from redact_agent.console import emit, warn
 from redact_agent.errors import InputError
 from redact_agent.images import png_bytes
@@ -38,7 +39,7 @@ FINDING = (255, 0, 0)
 
 def _text_area(page: Image.Image) -> float:
     """The area of the box around everything printed on the page (its paper margins left out)."""
-    ink = np.asarray(page.convert("L")) < detect.PAPER
+    ink = np.asarray(page.convert("L")) < PAPER
     ys, xs = np.nonzero(ink)
     return float((xs.max() - xs.min() + 1) * (ys.max() - ys.min() + 1)) if len(xs) else 0.0
 

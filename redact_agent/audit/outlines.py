@@ -14,7 +14,7 @@ from PIL import Image
 
 from redact_agent.audit import codes
 from redact_agent.audit.regions import Region
-from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, drawn, opened
+from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, PAPER, drawn, opened
 from redact_agent.tools.ocr import OcrEngine
 
 OUTLINE_PRINT = 0.35  # an outline holds no more print than its ground
@@ -79,7 +79,7 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     for parent, inner in every.items():
         frame = cv2.boundingRect(contours[parent])
         row = _row([contours[i] for i in inner], k, s) if len(inner) > 1 else None
-        if row is not None and _box_sized(row, s) and _enclosed(lines, row, k):
+        if row is not None and _box_sized(row, s) and _paper(grey, row) and _enclosed(lines, row, k):
             # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
             # on a fax): its pieces are not judged one by one, and its print is its code's
             read = _read_outline(image, ocr, lines, row, None, frame)
@@ -117,31 +117,43 @@ def _box_sized(rect: Sequence[int], s: float) -> bool:
 
 def _row(holes: Sequence[NDArray[Any]], k: int, s: float) -> tuple[int, int, int, int] | None:
     """The rectangle around the pieces a code's glyphs cut a small box's inside into, or None:
-    two or more holes as low as a box, each box-sized or a rectangle no narrower than it is low,
-    all side by side in one row (tops and bottoms within `k`); the glyphs' counters are no pieces.
-    Light print on a fill leaves its glyphs' shapes as holes: they are no such pieces."""
+    two or more holes side by side in the row of the tallest (tops and bottoms within `k`), each
+    box-sized or a rectangle as low as a box and no narrower than it is low, and every box-sized
+    hole among them. A glyph's counter, lower than the row, is no piece; nor are the glyph-shaped
+    holes that light print leaves in a fill."""
     rects = [cv2.boundingRect(c) for c in holes]
-    pieces = [
-        r
-        for c, r in zip(holes, rects, strict=True)
-        if _box_sized(r, s) or (r[3] >= LOW * s and r[2] >= r[3] and cv2.contourArea(c) >= MIN_FILL * r[2] * r[3])
+    sized = [_box_sized(r, s) for r in rects]
+    wide = [
+        boxed or (r[3] >= LOW * s and r[2] >= r[3] and cv2.contourArea(c) >= MIN_FILL * r[2] * r[3])
+        for c, r, boxed in zip(holes, rects, sized, strict=True)
     ]
-    if len(pieces) < 2:
+    if sum(wide) < 2:
         return None
-    tops, bottoms = [r[1] for r in pieces], [r[1] + r[3] for r in pieces]
-    if max(tops) - min(tops) > k or max(bottoms) - min(bottoms) > k:
+    _, top, _, low = max((r for r, ok in zip(rects, wide, strict=True) if ok), key=lambda r: r[3])
+    in_row = [abs(r[1] - top) <= k and abs(r[1] + r[3] - top - low) <= k for r in rects]
+    pieces = [r for r, ok, row in zip(rects, wide, in_row, strict=True) if ok and row]
+    if len(pieces) < 2 or any(boxed and not row for boxed, row in zip(sized, in_row, strict=True)):
         return None
     left, right = min(r[0] for r in pieces), max(r[0] + r[2] for r in pieces)
-    return left, min(tops), right - left, max(bottoms) - min(tops)
+    top, bottom = min(r[1] for r in pieces), max(r[1] + r[3] for r in pieces)
+    return left, top, right - left, bottom - top
+
+
+def _paper(grey: NDArray[np.uint8], rect: Sequence[int]) -> bool:
+    """Whether a rectangle is paper, mostly: the inside of a box its code cuts apart is, a fill
+    as light as the line's threshold whose grain leaves holes in it is not."""
+    x, y, w, h = rect
+    return bool(np.median(grey[y : y + h, x : x + w]) > PAPER)
 
 
 def _enclosed(lines: NDArray[np.uint8], rect: Sequence[int], k: int) -> bool:
-    """Whether a line runs all around a rectangle, within `k` of each side: one box's line."""
+    """Whether a line runs all around a rectangle, within `k` of each side: one box's line (a
+    skewed box's line runs into the rectangle around its pieces, and its corners out of it)."""
     x, y, w, h = rect
     if x < k or y < k or x + w + k > lines.shape[1] or y + h + k > lines.shape[0]:
         return False
-    sides = (lines[y - k : y, x : x + w], lines[y + h : y + h + k, x : x + w])
-    ends = (lines[y : y + h, x - k : x], lines[y : y + h, x + w : x + w + k])
+    sides = (lines[y - k : y + k, x : x + w], lines[y + h - k : y + h + k, x : x + w])
+    ends = (lines[y + k : y + h - k, x - k : x + k], lines[y + k : y + h - k, x + w - k : x + w + k])
     return all(side.any(axis=0).all() for side in sides) and all(end.any(axis=1).all() for end in ends)
 
 

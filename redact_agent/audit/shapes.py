@@ -1,5 +1,6 @@
 """Sizes and shapes the audit's detectors share: how low a box is at least, how much of its
-bounding box it fills, the darkest grey a drawn line keeps, and two mask operations."""
+bounding box it fills, the darkest grey a drawn line keeps, the paper's grey, and two mask
+operations."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 LINE = 160  # the darkest grey a drawn outline's line keeps on a scan
+PAPER = 230  # grey levels above this are paper
 LOW = 14  # px on a 2200 px page: a box, or an outline's inside, as low as a line of small print
 MIN_FILL = 0.85  # share of its bounding box a box's outline covers
 

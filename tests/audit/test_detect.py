@@ -519,6 +519,33 @@ def test_a_small_outline_its_codes_glyphs_cut_into_pieces_narrower_than_a_box_is
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (584, 453, 635, 468), strict=True))
 
 
+def test_a_skewed_small_outline_its_codes_glyphs_cut_apart_is_one_and_a_grainy_fill_is_no_outline():
+    # the scan turned the box: its line runs into the rectangle around its pieces, its corners out
+    page = Image.new("L", (850, 1100), 255)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((380, 294, 466, 309), outline=0, width=2)
+    for x in (410, 420, 428):  # the code's glyphs, touching the top and bottom
+        draw.rectangle((x, 294, x + 3, 309), fill=0)
+    page = page.rotate(1.2, resample=Image.Resampling.BILINEAR, fillcolor=255, center=(423, 301))
+    found = detect.find(page.convert("RGB"), _Reads("11.1"))
+    assert [(r.kind, r.code) for r in found] == [("outline", "11.1")]
+    # a gray fill a shade lighter than a drawn line's threshold, inside a darker rim, its code's
+    # glyphs touching its top and bottom: the fill beside them is no outline's inside
+    gray = Image.new("L", (850, 1100), 255)
+    draw = ImageDraw.Draw(gray)
+    draw.rectangle((108, 212, 219, 227), fill=163, outline=150, width=1)
+    for x in (150, 160, 170):
+        draw.rectangle((x, 212, x + 3, 227), fill=0)
+    assert [r.kind for r in detect.find(gray.convert("RGB"), _ReadsWide("10.2.e"))] == ["gray"]
+
+
+class _ReadsWide(_Reads):
+    """Reads its text on a crop as wide as a whole small box enlarged, nothing on a piece of it."""
+
+    def words(self, image: Image.Image) -> list[Word]:
+        return super().words(image) if image.width > 250 else []
+
+
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
     # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
     # opens into pieces side by side; two boxes with paper between them are two

@@ -161,9 +161,12 @@ def _fill_code_holes(dark: NDArray[np.bool_]) -> NDArray[np.bool_]:
         x, y, w, h = cv2.boundingRect(hole)
         if not solid[rect] or pw * ph < HOLE_RATIO * w * h:
             return False
-        # ... and black all around it: an '@' or an 'o' touching a box has paper on its far side
+        # ... and black all around it: an '@' or an 'o' touching a box has paper on its far side;
+        # a code as high as its box (one wider than tall, unlike a bold letter) has the box's edges
+        # close above and below it, and what is beyond them is not looked at
         r = max(2, min(w, h))  # a tall thin hole (a bracket) has black on both sides, not above and below
-        return float(mask[max(0, y - r) : y + h + r, max(0, x - r) : x + w + r].mean()) >= AROUND
+        top, bottom = (py, py + ph) if pw >= WIDE * ph else (0, mask.shape[0])
+        return float(mask[max(top, y - r) : min(bottom, y + h + r), max(0, x - r) : x + w + r].mean()) >= AROUND
 
     return _fill_holes(mask, code_hole).astype(bool)
 

@@ -3,6 +3,7 @@ our own redacted output, and the look-alikes that are no redaction."""
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -12,6 +13,8 @@ from redact_agent.audit.job import run
 from redact_agent.audit.regions import Region
 from redact_agent.redact import redact
 from redact_agent.tools.ocr import Word, get_engine
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def _page() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -544,6 +547,24 @@ class _ReadsWide(_Reads):
 
     def words(self, image: Image.Image) -> list[Word]:
         return super().words(image) if image.width > 250 else []
+
+
+def test_a_black_box_whose_code_is_nearly_as_high_as_it_is_one_box_and_a_bold_letter_is_none():
+    # a 150 DPI fax: thin black above and below the code's glyphs, which touch one another
+    page = Image.new("L", (1275, 1650), 255)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((635, 359, 729, 382), fill=0)
+    draw.rectangle((661, 363, 674, 377), fill=255)  # "(b", its glyphs touching, as one hole
+    for x0, x1 in ((677, 680), (683, 686), (689, 696), (699, 702)):
+        draw.rectangle((x0, 363, x1, 377), fill=255)
+    found = detect.find(page.convert("RGB"), _Reads("(b)(4)"))
+    assert [(r.kind, r.code) for r in found] == [("black", "(b)(4)")]
+    assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (635, 359, 730, 383), strict=True))
+    # a bold capital's counters, its own ink close above and below them, are no code's holes (a
+    # crop of a synthetic page at 250 DPI: "Bill" in bold sans)
+    bold = Image.new("L", (2125, 2750), 255)
+    bold.paste(Image.open(FIXTURES / "bold-word.png"), (195, 1890))
+    assert detect.find(bold.convert("RGB"), _Reads("")) == []
 
 
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():

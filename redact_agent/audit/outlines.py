@@ -124,7 +124,7 @@ def _row(holes: Sequence[NDArray[Any]], k: int, s: float) -> tuple[int, int, int
     rects = [cv2.boundingRect(c) for c in holes]
     sized = [_box_sized(r, s) for r in rects]
     wide = [
-        boxed or (r[3] >= LOW * s and r[2] >= r[3] and cv2.contourArea(c) >= MIN_FILL * r[2] * r[3])
+        boxed or (r[3] >= LOW * s and r[2] >= r[3] and drawn(c)[4].mean() >= MIN_FILL)
         for c, r, boxed in zip(holes, rects, sized, strict=True)
     ]
     if sum(wide) < 2:

@@ -520,6 +520,14 @@ def test_a_small_outline_its_codes_glyphs_cut_into_pieces_narrower_than_a_box_is
     found = detect.find(page, _Reads("(b)(6)"))
     assert [(r.kind, r.code) for r in found] == [("outline", "(b)(6)")]
     assert all(abs(a - b) <= 3 for a, b in zip(found[0].bbox, (584, 453, 635, 468), strict=True))
+    # a lower box: pieces whose contour's area falls short of their pixels' (15 x 8 px inside)
+    page = Image.new("RGB", (850, 1100), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((56, 428, 111, 439), outline="black", width=2)
+    for x in (73, 78, 83, 88, 92):  # the code's glyphs
+        draw.rectangle((x, 428, x + 2, 439), fill="black")
+    found = detect.find(page, _Reads("5.1.1c"))
+    assert [(r.kind, r.code) for r in found] == [("outline", "5.1.1c")]
 
 
 def test_a_skewed_small_outline_its_codes_glyphs_cut_apart_is_one_and_a_grainy_fill_is_no_outline():

@@ -270,13 +270,13 @@ def _by_codes(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Regio
 
 
 def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
-    """A gray or coloured box that a stamp's letters or frame touch or cross, taken out of the
-    ragged component they make together: by its tone (the component's pixels within `TONE` of
-    its commonest grey, opened again), or, for a gray box and a stamp inked in much its tone, by
-    opening the component with a kernel twice as wide (a ring's or a frame's strokes are thinner
-    than a box is high; a coloured logo's letters are not), where that leaves one box. Each piece
-    at least half as wide as the component is judged as a fill of its own; the first way that
-    finds a box is kept."""
+    """A gray or coloured box that a stamp's letters or frame, or the print beside it, touch or
+    cross, taken out of the ragged component they make together: by its tone (the component's
+    pixels within `TONE` of its commonest grey, the print inside them filled in, opened again),
+    or, for a gray box and a stamp inked in much its tone, by opening the component with a
+    kernel twice as wide (a ring's or a frame's strokes are thinner than a box is high; a
+    coloured logo's letters are not), where that leaves one box. Each piece at least half as
+    wide as the component is judged as a fill of its own; the first way that finds a box is kept."""
     x, y, w, h, mask = drawn(c)
     if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
         return []  # box-shaped as a whole: it is one box, or none
@@ -285,7 +285,9 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     tone = _commonest(grey[inside])
     if tone < BLACK:
         return []  # black: taken apart by the black alone (`_unstacked`)
-    own = opened((inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8), p.k)
+    # the box's own tone, with the print inside it (its code, in another tone) filled in
+    same = (inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8)
+    own = opened(_fill_holes(same, lambda hole, parent: True), p.k)
     ways = [(own, False)] if own.sum() <= 0.95 * inside.sum() else []  # else one tone, nothing else in it
     if _kind(tone, float(np.median(p.saturation[y : y + h, x : x + w][inside]))) == "gray":
         k = 2 * p.k + 1  # not a coloured one: a logo's thick coloured letters open into blocks

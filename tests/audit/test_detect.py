@@ -575,6 +575,15 @@ def test_a_black_box_whose_code_is_nearly_as_high_as_it_is_one_box_and_a_bold_le
     assert detect.find(bold.convert("RGB"), _Reads("")) == []
 
 
+def test_gray_boxes_the_blur_of_the_print_under_them_joins_are_found_by_their_tone():
+    # a crop of our own synthetic 100 DPI page, noisy and turned a little: the print just below
+    # each box joins it in the tinted mask; the box's tone, its code filled in, is the box
+    page = Image.new("L", (850, 1100), 255)
+    page.paste(Image.open(FIXTURES / "gray-boxes-text-below.png"), (440, 200))
+    found = [(r.kind, r.code) for r in detect.find(page.convert("RGB"), get_engine()) if r.bbox[1] < 280]
+    assert found == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
+
+
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
     # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
     # opens into pieces side by side; two boxes with paper between them are two

@@ -35,9 +35,9 @@ _STREET = re.compile(
     r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
     re.IGNORECASE,
 )
+_UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"
 _UNIT = re.compile(
-    r"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+)?"
-    r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)\b.*",
+    rf"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+)?{_UNIT_WORD}\b.*",
     re.IGNORECASE,
 )
 _ZIP_CODE = r"\d{5}(?:-\d{4})?"
@@ -167,7 +167,7 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
     return out
 
 
-_UNIT_END = re.compile(r"\b(?:suite|ste|fl|floor|unit|apt|room|rm|#)\.?\s*$", re.IGNORECASE)
+_UNIT_END = re.compile(rf"\b{_UNIT_WORD}\.?\s*$", re.IGNORECASE)
 _UNIT_NUMBER = re.compile(r"^#?\d{1,5}[A-Z]?$")
 _ZIP = re.compile(rf"^{_ZIP_CODE}$")
 

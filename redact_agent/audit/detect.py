@@ -306,6 +306,14 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     return []
 
 
+def _print_showing(p: _Page, rect: tuple[int, int, int, int]) -> bool:
+    """Whether a low fill with no ink on it is print the blur greyed (a word, a date, a number):
+    read enlarged, it reads as letters or digits that are no code."""
+    x, y, w, h = rect
+    text = codes.read(codes.enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr)
+    return text is not None and any(c.isalnum() for c in text) and not (codes.is_code(text) or codes.misread(text))
+
+
 def _within(rect: Sequence[int], box: tuple[float, float, float, float]) -> bool:
     x, y, w, h = rect
     return x >= box[0] and y >= box[1] and x + w <= box[2] and y + h <= box[3]
@@ -447,4 +455,6 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None  # a shaded piece of a logo or a photo: no box is painted that unevenly
     if kind in ("gray", "color") and code is None and _between_rules(grey, (x, y, w, h), p.k):
         return None  # a table's shaded cells
+    if kind == "gray" and code is None and h < 2 * LOW * s and _print_showing(p, (x, y, w, h)):
+        return None  # a word a blurred scan greyed to one tone: the OCR reads it still
     return Region((float(x), float(y), float(x + w), float(y + h)), polygon, kind=kind, code=code, score=score)

@@ -584,6 +584,16 @@ def test_gray_boxes_the_blur_of_the_print_under_them_joins_are_found_by_their_to
     assert found == [("gray", "5.1.2e"), ("gray", "5.1.2e")]
 
 
+def test_words_a_blurred_scan_greys_to_one_tone_are_no_gray_boxes():
+    # a crop of our own synthetic 100 DPI page blurred hard: words as even gray blots, which
+    # the OCR still reads enlarged ("updated", "of"); a blank gray box reads as nothing
+    page = Image.new("L", (850, 1100), 255)
+    page.paste(Image.open(FIXTURES / "blurred-words.png"), (80, 215))
+    ImageDraw.Draw(page).rectangle((300, 600, 420, 612), fill=150)
+    found = detect.find(page.convert("RGB"), get_engine())
+    assert [(r.kind, r.bbox[1]) for r in found] == [("gray", 600.0)]
+
+
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
     # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
     # opens into pieces side by side; two boxes with paper between them are two

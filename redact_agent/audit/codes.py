@@ -32,10 +32,13 @@ MARKINGS = ["buiten reikwijdte", "behoort niet tot wob verzoek", "behoort niet t
 
 # a code as the OCR misreads small print: a FOIA code's opening ("(bN7HC)", "(bK(7HC)", "(H(7)(C)"
 # for "(b)(7)(C)"), or a Woo ground whose first digit is read as a letter ("C.1.1C" for "5.1.1c"),
-# one of whose digits a stamp's ring hides ("5..2i"), or with a stamp's frame beside its end
-# read as a stroke ("5.1.1cl")
+# one of whose digits a stamp's ring hides ("5..2i"), with a stamp's frame beside its end read as
+# a stroke ("5.1.1cl"), or with its dots lost: the Woo and Wob articles' numbers (5.1.1, 5.1.2,
+# 5.2, 5.3, 10.1, 10.2, 11.1) and a ground's letter ("51 1c", "10 2 e", "111")
 CODE_MISREAD = re.compile(
-    r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|(?=.*\d)[0-9a-z]{1,2}(?:\.\d{0,2}){2,3}\.?[a-z]?[|l]?)$", re.IGNORECASE
+    r"^(?:\([bhk6].{0,2}\d[\w()]{0,5}|(?=.*\d)[0-9a-z]{1,2}(?:\.\d{0,2}){2,3}\.?[a-z]?[|l]?|"
+    r"(?:5\s?1\s?[12]|5\s?[23]|10\s?[12]|11\s?1)\s?[a-il]?)$",
+    re.IGNORECASE,
 )
 
 

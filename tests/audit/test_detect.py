@@ -380,6 +380,9 @@ def test_an_outline_whose_foia_code_the_ocr_misreads_is_a_redaction_and_a_boxed_
     assert [r.code for r in detect.find(page, _Reads("C.1.1C"))] == ["C.1.1C"]  # a Woo ground, its '5' misread
     assert [r.code for r in detect.find(page, _Reads("5..2i"))] == ["5..2i"]  # a digit a stamp's ring hides
     assert [r.code for r in detect.find(page, _Reads("5.1.1cl"))] == ["5.1.1cl"]  # a stamp's frame beside it
+    for dotless in ("51 1c", "10 2 e", "111"):  # small blurred print's dots lost
+        assert [r.code for r in detect.find(page, _Reads(dotless))] == [dotless]
+    assert detect.find(page, _Reads("2021")) == []
     assert detect.find(page, _Reads("A.B")) == []
     assert detect.find(page, _Reads("no..")) == []
     assert detect.find(page, _Reads("12 3")) == []

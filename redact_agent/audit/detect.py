@@ -33,7 +33,7 @@ BLACK = 80  # the darkest a gray fill is
 MIN_UNION_FILL = 0.5  # `MIN_FILL` for pure black boxes painted over each other (an outline of right angles)
 MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey level
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
-GAP_INK = 0.5  # the least share of black between two such pieces (the box's own, between the glyphs)
+GAP_INK = 0.5  # the least share of ink between two such pieces (the box's own between the glyphs, or a stamp's)
 GLYPH_GAP = 1.5  # the black a large code cuts a black box into is no further apart than this share of its height
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
@@ -353,14 +353,16 @@ def _black_in_tint(
 
 
 def _joined(p: _Page, found: list[Region]) -> list[Region]:
-    """`found` with the pieces of a black box its code cuts apart joined: on a fax, the thin black
-    above and below a large light code's glyphs falls to the threshold, and the black between
-    the glyphs is pieces side by side, each a box of its own or too narrow to be one. Pieces in
+    """`found` with the pieces of a black box its code or a stamp cuts apart joined: on a fax, the
+    thin black above and below a large light code's glyphs falls to the threshold, and the black
+    between the glyphs is pieces side by side, each a box of its own or too narrow to be one; a
+    stamp's gray ring painted across a box cuts it too (a piece its curve cuts is turned, with a
+    polygon). Pieces in
     one row (tops and bottoms within a quarter of their height), each at most `GLYPH_GAP` of its
     height from the next, are read together, and are one box when they read as one code (two
     boxes with a word between them read as no code; the OCR reads a code only with a pixel of
     the paper around it)."""
-    pieces = sorted((r for r in found if r.kind == "black" and r.polygon is None), key=lambda r: r.bbox[0])
+    pieces = sorted((r for r in found if r.kind == "black"), key=lambda r: r.bbox[0])
     chains: list[list[Region]] = []
     for piece in pieces:
         chain = next((c for c in chains if _beside(p.grey, c[-1], piece)), None)
@@ -368,7 +370,7 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
             chains.append([piece])
         else:
             chain.append(piece)
-    out = [r for r in found if not (r.kind == "black" and r.polygon is None)]
+    out = [r for r in found if r.kind != "black"]
     for chain in chains:
         box = (chain[0].bbox[0], min(r.bbox[1] for r in chain), chain[-1].bbox[2], max(r.bbox[3] for r in chain))
         text = (
@@ -384,14 +386,15 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
 
 
 def _beside(grey: NDArray[np.uint8], a: Region, b: Region) -> bool:
-    """Whether box b follows box a in its row, as a piece of one box its code cut apart: the gap
-    between them is mostly black (what the opening took from between the glyphs), not paper."""
+    """Whether box b follows box a in its row, as a piece of one box its code or a stamp cut apart:
+    the gap between them is mostly ink (the black the opening took from between the glyphs, or a
+    stamp's gray), not paper."""
     h = a.height
     in_row = abs(a.bbox[1] - b.bbox[1]) <= h / 4 and abs(a.bbox[3] - b.bbox[3]) <= h / 4
     if not (in_row and -2 <= b.bbox[0] - a.bbox[2] <= GLYPH_GAP * h):
         return False
     gap = grey[round(max(a.bbox[1], b.bbox[1])) : round(min(a.bbox[3], b.bbox[3])), round(a.bbox[2]) : round(b.bbox[0])]
-    return gap.size == 0 or float((gap < DARK).mean()) >= GAP_INK
+    return gap.size == 0 or float((gap < PAPER).mean()) >= GAP_INK
 
 
 def _same(a: Region, b: Region) -> bool:

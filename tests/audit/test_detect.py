@@ -597,6 +597,16 @@ def test_words_a_blurred_scan_greys_to_one_tone_are_no_gray_boxes():
     assert [(r.kind, r.bbox[1]) for r in found] == [("gray", 600.0)]
 
 
+def test_black_boxes_a_stamps_gray_ring_cuts_into_pieces_are_one_box_each():
+    # a crop of our own synthetic page: a ring painted over two coded boxes cuts each into pieces
+    # side by side, the gap between them the ring's gray (ink, not paper), and its curve turns
+    # one piece into a polygon
+    page = Image.new("L", (1700, 2200), 255)
+    page.paste(Image.open(FIXTURES / "ring-over-black-boxes.png"), (600, 505))
+    found = [r.bbox for r in detect.find(page.convert("RGB"), get_engine()) if r.bbox[0] < 700]
+    assert found == [(627.0, 521.0, 1029.0, 554.0), (621.0, 634.0, 824.0, 676.0)]
+
+
 def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_boxes_stay_two():
     # a 150 DPI fax: the threshold took the thin black between a light code's glyphs, so the box
     # opens into pieces side by side; two boxes with paper between them are two

@@ -357,11 +357,10 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
     thin black above and below a large light code's glyphs falls to the threshold, and the black
     between the glyphs is pieces side by side, each a box of its own or too narrow to be one; a
     stamp's gray ring painted across a box cuts it too (a piece its curve cuts is turned, with a
-    polygon). Pieces in
-    one row (tops and bottoms within a quarter of their height), each at most `GLYPH_GAP` of its
-    height from the next, are read together, and are one box when they read as one code (two
-    boxes with a word between them read as no code; the OCR reads a code only with a pixel of
-    the paper around it)."""
+    polygon). Pieces in one row (tops and bottoms within a quarter of their height), each at most
+    `GLYPH_GAP` of its height from the next, are read together, and are one box when they read as
+    one code (two boxes with a word between them read as no code; the OCR reads a code only with
+    a pixel of the paper around it)."""
     pieces = sorted((r for r in found if r.kind == "black"), key=lambda r: r.bbox[0])
     chains: list[list[Region]] = []
     for piece in pieces:

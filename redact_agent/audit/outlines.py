@@ -78,17 +78,20 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     out, blank = [], []
     for parent, inner in every.items():
         frame = cv2.boundingRect(contours[parent])
-        row = _row([contours[i] for i in inner], k, s) if len(inner) > 1 else None
+        if not _box_sized(frame, s):
+            continue  # a glyph and its counters: the line around them holds no box
+        bounds = {i: cv2.boundingRect(contours[i]) for i in inner}
+        row = _row([contours[i] for i in inner], list(bounds.values()), k, s) if len(inner) > 1 else None
         if row is not None and _box_sized(row, s) and _paper(grey, row) and _enclosed(lines, row, k):
             # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
             # on a fax): its pieces are not judged one by one, and its print is its code's
             read = _read_outline(image, ocr, lines, row, None, frame)
             out += [read[0]] if read is not None and read[0].code is not None else []
             continue
-        children = [i for i in inner if _box_sized(cv2.boundingRect(contours[i]), s)]
+        children = [i for i in inner if _box_sized(bounds[i], s)]
         if not children:
             continue
-        rects = [cv2.boundingRect(contours[i]) for i in children]
+        rects = [bounds[i] for i in children]
         # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
         cells = [
             r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
@@ -115,13 +118,14 @@ def _box_sized(rect: Sequence[int], s: float) -> bool:
     return rect[3] >= LOW * s and rect[2] >= 40 * s
 
 
-def _row(holes: Sequence[NDArray[Any]], k: int, s: float) -> tuple[int, int, int, int] | None:
+def _row(
+    holes: Sequence[NDArray[Any]], rects: list[Sequence[int]], k: int, s: float
+) -> tuple[int, int, int, int] | None:
     """The rectangle around the pieces a code's glyphs cut a small box's inside into, or None:
     two or more holes side by side in the row of the tallest (tops and bottoms within `k`), each
     box-sized or a rectangle as low as a box and no narrower than it is low, and every box-sized
     hole among them. A glyph's counter, lower than the row, is no piece; nor are the glyph-shaped
-    holes that light print leaves in a fill."""
-    rects = [cv2.boundingRect(c) for c in holes]
+    holes that light print leaves in a fill. `rects`: the holes' bounding rectangles."""
     sized = [_box_sized(r, s) for r in rects]
     wide = [
         boxed or (r[3] >= LOW * s and r[2] >= r[3] and drawn(c)[4].mean() >= MIN_FILL)

@@ -259,7 +259,6 @@ def _value_edge(value: str) -> str:
 
 
 MIN_CODE_KEY = 5  # a shorter code is too often some other number
-_PHONE_EDGE = ".,:;#[]|"  # a phone's brackets are its own
 MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name and a surname
 
 
@@ -271,18 +270,24 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
     ("JenniferQ. Jackson"); and a long name or code one character misread, lost or added
     (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
     if type_ == "PHONE_NUMBER":
-        want = phone_digits(normal_form(type_, value))  # E.164: an extension is no part of it
+        e164 = normal_form(type_, value)  # an extension is no part of it
+        want = phone_digits(e164)
         if len(want) < 10:
             return []
-        keys = {want} | {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost
+        lost = {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost, as "+1 ..." too
+        keys = {want} | lost | ({"1" + k for k in lost} if e164.startswith("+1") else set())
         runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
-        return [_edges(text.words, run, _PHONE_EDGE) for run in runs]
+        return [_phone_edges(text.words, run) for run in runs]
     if type_ == "PERSON_NAME":
-        want = letters(value)
-        if len(want) < MIN_NAME_LETTERS:
-            return []
-        misread = [run for _, run in text.one_edit("letters", want)]
-        return [_edges(text.words, run) for run in text.letter_runs.get(want, []) + misread]
+        flat = value.replace("\n", " ")
+        whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
+        keys = {letters(flat)} | {letters("".join(form)) for form in whole}
+        runs = [
+            run
+            for want in sorted(k for k in keys if len(k) >= MIN_NAME_LETTERS)
+            for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
+        ]
+        return [_edges(text.words, run) for run in dict.fromkeys(runs)]
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
     printed = alnum(value)
@@ -297,6 +302,15 @@ def _misread(value: str, printed: str) -> bool:
     its series: the edit is no digit put for another."""
     (op,) = Levenshtein.editops(value, printed)
     return not (op.tag == "replace" and value[op.src_pos].isdigit() and printed[op.dest_pos].isdigit())
+
+
+def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
+    """A run of words printing a phone number with the characters of its first and last word
+    before its first digit or bracket and after its last ("943-218-5379.", "1732·eview")."""
+    first, last = words[run[0]].text, words[run[-1]].text
+    start = re.search(r"[\d(+]", first)
+    end = [m.end() for m in re.finditer(r"[\d)]", last)]
+    return run, start.start() if start else 0, len(last) - end[-1] if end else 0
 
 
 def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:

@@ -21,7 +21,9 @@ from redact_agent.local.layout import Segment, segments
 from redact_agent.tools.ocr import Word
 
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
-_PHONE_CHARS = re.compile(r"^[\d()+\-./:]+$")  # a phone's pieces as printed, with the ':' OCR reads for ')'
+# a phone's pieces as printed: with the ':' OCR reads for ')', the marks it reads for a damaged
+# digit ("7.'4"), and the lowercase word it glues to the last ("1732·eview")
+_PHONE_CHARS = re.compile(r"^[\d()+\-./:'’·,]+(?:[^\w\s]?[a-z]{3,})?$")
 MISREAD = 8  # a value this long is searched for with one character misread, lost or added too
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
 _GLUED_WORD = re.compile(r"(?<=\d)[a-z]{3,}$")  # a lowercase word the OCR glued to a number before it

@@ -59,6 +59,11 @@ def test_a_phone_is_found_again_in_another_format_and_with_a_digit_lost():
     assert _printed("PHONE_NUMBER", "(943) 218-5379", "tel", "(943:", "218-5379") == ["(943: 218-5379"]
     assert _printed("PHONE_NUMBER", "514.922.8401", "tel", "514.922.840") == ["514.922.840"]
     assert _printed("PHONE_NUMBER", "312-555-0199", "fax", "312-555-0198") == []  # another number
+    # Synthetic seed 89: a damaged "2" read as marks, with the word after glued on.
+    found = _printed("PHONE_NUMBER", "+1 698 724 1732", "find", "+1", "698", "7.'4", "1732·eview")
+    assert "+1 698 7.'4 1732" in found
+    assert _printed("PHONE_NUMBER", "+1 698 724 1732", "call", "698-724-1732.") == ["698-724-1732"]
+    assert _printed("PHONE_NUMBER", "+1 698 724 1732", "+1", "698", "7.'5", "1732") == []  # a digit: another
 
 
 def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
@@ -67,6 +72,9 @@ def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
     assert _printed("PERSON_NAME", "Jennifer Jackson", "Jen", "nifer", "Jackson") == ["Jen nifer Jackson"]
     assert _printed("PERSON_NAME", "Jennifer Jackson", "Jennifer", "Jacks") == []
     assert _printed("PERSON_NAME", "Al Li", "AlLi") == []  # too few letters to find alone
+    # Synthetic seed 89: "Melanie B. Long" printed again as "LONG, MELANIE", read as three words.
+    assert _printed("PERSON_NAME", "Melanie B. Long", "annual", "LONG,", "MEL", "ANIE") == ["LONG, MEL ANIE"]
+    assert _printed("PERSON_NAME", "Sharon Hamilton", "Ms.", "Hamilton") == []  # no "S. Hamilton" by letters
 
 
 def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():

@@ -46,6 +46,7 @@ MARKER_WIDE = 2.0  # and a marker stroke this much
 MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a marker stroke does not
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MIN_SKEW = 0.5  # and at least, for a box that fills its upright bounding box to be read as turned
+SPANNED = 0.8  # share of its width a light box's code spans where the opening lost the box's ends
 MAX_PAGE_SHARE = 0.5  # a fill over half the page is a photo or a cover, not a redaction
 
 
@@ -434,8 +435,11 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
             filled = turned
             polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
     union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
-    if filled < MIN_FILL and not union:
-        return None
+    loose = filled < MIN_FILL and not union  # a light box the opening lost its ends of: its code decides, below
+    if loose:
+        columns = np.flatnonzero((grey[y : y + h, x : x + w] < DARK).any(axis=0))
+        if tone < BLACK or columns.size == 0 or columns[-1] - columns[0] < SPANNED * w:
+            return None  # only where the glyphs of a dark code printed on it reach its ends
     sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
     kind = _kind(tone, sat)
     if kind == "black" and fit < MARKER_FILL and not union:
@@ -450,10 +454,10 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         if code is not None and not (codes.is_code(code, tone < 128) or codes.misread(code)):
             return None  # a shaded field or a dark bar with its text showing: no redaction
     coded = code and (codes.is_code(code, True) or codes.CODE_MISREAD.match("".join(code.split())))
-    if even < MIN_EVEN and not coded:
+    if (even < MIN_EVEN or loose) and not coded:
         return None  # uneven black and no code in it: a photo's or a logo's dark piece
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
-    if kind in ("gray", "color") and score < MIN_SCORE:
+    if kind in ("gray", "color") and score < MIN_SCORE and not loose:
         return None  # a shaded piece of a logo or a photo: no box is painted that unevenly
     if kind in ("gray", "color") and code is None and _between_rules(grey, (x, y, w, h), p.k):
         return None  # a table's shaded cells

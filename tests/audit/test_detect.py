@@ -623,3 +623,16 @@ def test_a_black_box_its_codes_glyphs_cut_into_pieces_on_a_fax_is_one_and_two_bo
     assert all(
         abs(a - b) <= 2 for r, box in zip(found, expected, strict=True) for a, b in zip(r.bbox, box, strict=True)
     )
+
+
+def test_a_light_gray_box_its_codes_glyphs_reach_the_ends_of_is_found_by_its_code():
+    # a crop of a real Woo page (dev redactions, Gnephoek page 60): a light gray box as wide as
+    # the large code printed on it, its upper part lighter, so the opening loses its ends and
+    # the box fills its rectangle by less than a box; its code makes it one. An L of light gray
+    # with nothing printed on it stays none.
+    page = Image.new("L", (2480, 3508), 255)
+    page.paste(Image.open(FIXTURES / "light-gray-box-wide-code.png"), (1900, 440))
+    ImageDraw.Draw(page).rectangle((300, 1000, 700, 1040), fill=215)
+    ImageDraw.Draw(page).rectangle((300, 1040, 420, 1080), fill=215)
+    found = [(r.kind, r.code, r.bbox[1]) for r in detect.find(page.convert("RGB"), get_engine())]
+    assert found == [("gray", "5.1.2.e", 482.0)]

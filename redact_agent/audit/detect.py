@@ -421,6 +421,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     inside = outline & solid[y : y + h, x : x + w].astype(bool) & ~around_print
     tones = grey[y : y + h, x : x + w][inside]
     tone = float(_commonest(tones))
+    if tone == 0:  # a noisy scan's black, clipped: it piles up at 0 and spreads above it
+        tone = float(np.median(tones))
     even = float(np.mean(np.abs(tones.astype(np.int16) - int(tone)) <= TONE))
     if even < MIN_EVEN and tone >= BLACK:
         return None  # a black one may be blurred around its code: its code decides, below

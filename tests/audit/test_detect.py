@@ -636,3 +636,21 @@ def test_a_light_gray_box_its_codes_glyphs_reach_the_ends_of_is_found_by_its_cod
     ImageDraw.Draw(page).rectangle((300, 1040, 420, 1080), fill=215)
     found = [(r.kind, r.code, r.bbox[1]) for r in detect.find(page.convert("RGB"), get_engine())]
     assert found == [("gray", "5.1.2.e", 482.0)]
+
+
+def test_a_felt_tip_stroke_on_a_noisy_scan_is_a_marker_and_a_bold_headings_letters_are_none():
+    # the noise clips the stroke's black at 0, its commonest grey, and spreads the rest up to
+    # about 50 (as on synthetic seed 37): it is as even as the black is around its middle. A bold
+    # heading's dark gray letters, whose commonest grey is their own, are no boxes.
+    page, draw = _page()
+    draw.line([(330, 1320), (500, 1324), (680, 1318)], fill=(22, 22, 22), width=40, joint="curve")
+    for x, y in ((330, 1320), (680, 1318)):
+        draw.ellipse((x - 20, y - 20, x + 20, y + 20), fill=(22, 22, 22))
+    noise = np.random.default_rng(0).normal(0, 14, (100, 600, 1))
+    pixels = np.asarray(page).astype(float)
+    pixels[1270:1370, 250:850] += noise
+    page = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+    assert [(r.kind, r.bbox[1]) for r in detect.find(page, get_engine())] == [("marker", 1298.0)]
+    heading = Image.new("L", (1700, 2200), 255)  # a crop of our own synthetic page (seed 37)
+    heading.paste(Image.open(FIXTURES / "bold-heading.png"), (140, 140))
+    assert detect.find(heading.convert("RGB"), get_engine()) == []

@@ -64,18 +64,45 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     that steps around a paragraph, with the ground printed inside ("5.1.2.e", or a FOIA code's
     opening as the OCR misreads small print, "(bH6)"). A blank box with no ground (a form field)
     and the cells of a table (one line around many holes) are not redactions, unless the page's
-    coded outlines make it one (`_blank_outlines`)."""
+    coded outlines make it one (`_blank_outlines`). Where a stamp's broad gray strokes (a ring)
+    cross the page, the holes are looked for again with them drawn as lines too: a box whose
+    corner or side the ring paints over is closed by the ring. Only holes that fill their
+    rectangle count then: not the ring's own inside, nor light print on a gray fill."""
     k = max(3, round(3 * s)) | 1  # a scanned line's gaps are sealed: 3 px at 2200 px a page, 5 at 300 DPI
     seal = np.ones((k, k), np.uint8)
-    lines = _bridged(np.asarray(cv2.morphologyEx((grey < LINE).astype(np.uint8), cv2.MORPH_CLOSE, seal), np.uint8), s)
+    drawn_lines = (grey < LINE).astype(np.uint8)
+    out, blank = _holes(image, grey, s, ocr, _sealed(drawn_lines, seal, s), k)
+    ring = opened(((grey >= LINE) & (grey < PAPER)).astype(np.uint8), 3 * k)
+    if ring.any():
+        more, more_blank = _holes(image, grey, s, ocr, _sealed(drawn_lines | ring, seal, s), k, out + blank)
+        out, blank = out + more, blank + more_blank
+    return out + _blank_outlines(blank, out, k)
+
+
+def _sealed(lines: NDArray[np.uint8], seal: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    return _bridged(np.asarray(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, seal), np.uint8), s)
+
+
+def _holes(
+    image: Image.Image,
+    grey: NDArray[np.uint8],
+    s: float,
+    ocr: OcrEngine,
+    lines: NDArray[np.uint8],
+    k: int,
+    seen: list[Region] | None = None,
+) -> tuple[list[Region], list[Region]]:
+    """The coded and the blank outlines among the holes of `lines`; with `seen` (the second
+    look), only holes that fill their rectangle and overlap none of the regions seen."""
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return []
+        return [], []
     every: dict[int, list[int]] = {}  # each line's holes
     for i, h in enumerate(hierarchy[0]):
         if h[3] >= 0:
             every.setdefault(int(h[3]), []).append(i)
-    out, blank = [], []
+    out: list[Region] = []
+    blank: list[Region] = []
     for parent, inner in every.items():
         frame = cv2.boundingRect(contours[parent])
         if not _box_sized(frame, s):
@@ -85,17 +112,18 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
         if row is not None and _box_sized(row, s) and _paper(grey, row) and _enclosed(lines, row, k):
             # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
             # on a fax): its pieces are not judged one by one, and its print is its code's
-            read = _read_outline(image, ocr, lines, row, None, frame)
-            out += [read[0]] if read is not None and read[0].code is not None else []
+            if seen is None:
+                read = _read_outline(image, ocr, lines, row, None, frame)
+                out += [read[0]] if read is not None and read[0].code is not None else []
             continue
         children = [i for i in inner if _box_sized(bounds[i], s)]
+        if seen is not None:
+            children = [i for i in children if _fills(contours[i], bounds[i]) and not _overlaps(bounds[i], seen)]
         if not children:
             continue
         rects = [bounds[i] for i in children]
         # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
-        cells = [
-            r for i, r in zip(children, rects, strict=True) if cv2.contourArea(contours[i]) >= MIN_FILL * r[2] * r[3]
-        ]
+        cells = [r for i, r in zip(children, rects, strict=True) if _fills(contours[i], r)]
         units = [
             (rect, drawn(contours[i])[4], frame if len(children) == 1 else None)
             for i, rect in zip(children, rects, strict=True)
@@ -110,7 +138,16 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
                 out.append(region)
             elif (region.score or 0.0) >= MIN_FILL and not re.search(r"[^\W\d_]{3}", text):
                 blank.append(region)  # no ground read, and no word: a blank field, or a ground too small to read
-    return out + _blank_outlines(blank, out, k)
+    return out, blank
+
+
+def _fills(hole: NDArray[Any], rect: Sequence[int]) -> bool:
+    return bool(cv2.contourArea(hole) >= MIN_FILL * rect[2] * rect[3])
+
+
+def _overlaps(rect: Sequence[int], seen: list[Region]) -> bool:
+    x, y, w, h = rect
+    return any(r.intersection((x, y, x + w, y + h)) > 0 for r in seen)
 
 
 def _box_sized(rect: Sequence[int], s: float) -> bool:

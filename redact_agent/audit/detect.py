@@ -184,9 +184,9 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     tinted = (((grey >= DARK) & (grey < PAPER)) | (p.saturation > 40)).astype(np.uint8)
     painted = (dark | _fill_glyph_holes(tinted, 2 * p.k).astype(bool)).astype(np.uint8)
     solid = opened(painted, p.k)
-    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = _outer(solid)
     black = opened(dark.astype(np.uint8), p.k)
-    black_contours = cv2.findContours(black, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    black_contours = _outer(black)
     filled = []
     for c in contours:
         region = _filled(p, solid, c)
@@ -196,6 +196,13 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     out = _joined(p, out)
     out += outlines.find(p.image, p.grey, p.s, p.ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
+
+
+def _outer(mask: NDArray[np.uint8]) -> list[NDArray[Any]]:
+    """The outer contours of a mask's components, those inside another's hole too (a box a
+    stamp's ring goes round)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    return [] if hierarchy is None else [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0]
 
 
 def _unstacked(

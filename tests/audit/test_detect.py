@@ -654,3 +654,19 @@ def test_a_felt_tip_stroke_on_a_noisy_scan_is_a_marker_and_a_bold_headings_lette
     heading = Image.new("L", (1700, 2200), 255)  # a crop of our own synthetic page (seed 37)
     heading.paste(Image.open(FIXTURES / "bold-heading.png"), (140, 140))
     assert detect.find(heading.convert("RGB"), get_engine()) == []
+
+
+def test_an_outline_whose_corner_a_stamps_ring_paints_over_is_found_and_a_box_a_ring_goes_round_too():
+    # as on synthetic seed 19: the ring hides the box's top right corner and the top of its
+    # right side, so its line is open there and only the ring closes it. A black box that a
+    # ring goes round (inside the ring's hole) is found, and the ring's round inside is no outline.
+    page, draw = _page()
+    font = ImageFont.load_default(size=30)
+    draw.rectangle((300, 1300, 900, 1380), outline="black", width=3)
+    draw.text((520, 1322), "5.1.2e", fill="black", font=font)
+    draw.ellipse((860, 1240, 1260, 1640), outline=(190, 190, 190), width=30)
+    draw.ellipse((300, 1700, 700, 2100), outline=(190, 190, 190), width=30)
+    draw.rectangle((380, 1850, 620, 1910), fill="black")
+    draw.text((440, 1863), "(b)(6)", fill="white", font=font)
+    found = [(r.kind, r.code) for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert found == [("outline", "5.1.2e"), ("black", "(b)(6)")]

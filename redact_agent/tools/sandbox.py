@@ -162,8 +162,20 @@ class Kernel:
         self.start()
 
     def _interrupt(self) -> None:
+        """Interrupt the running call, and wait for the kernel to say it sent itself the signal:
+        it does so on its control thread, and a signal sent after the call ended by itself
+        would land on the next call (killing it before its code ran: idle, with no error)."""
         assert self._client is not None
-        self._client.control_channel.send(self._client.session.msg("interrupt_request", {}))
+        request = self._client.session.msg("interrupt_request", {})
+        self._client.control_channel.send(request)
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            try:
+                reply = self._client.control_channel.get_msg(timeout=0.2)
+            except queue.Empty:
+                continue
+            if reply["parent_header"].get("msg_id") == request["header"]["msg_id"]:
+                return
 
     def execute(self, code: str) -> ExecResult:
         """Run `code`; user errors come back in the result, a broken kernel is restarted."""

@@ -464,7 +464,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
             return None  # a shaded field or a dark bar with its text showing: no redaction
     coded = code and (codes.is_code(code, True) or codes.CODE_MISREAD.match("".join(code.split())))
     if (even < MIN_EVEN or loose) and not coded:
-        return None  # uneven black and no code in it: a photo's or a logo's dark piece
+        return None  # uneven black, or a loose light box, and no code in it: a photo's or a logo's piece
     score = round(min(1.0, filled) * even, 3)  # how box-shaped and how even
     if kind in ("gray", "color") and score < MIN_SCORE and not loose:
         return None  # a shaded piece of a logo or a photo: no box is painted that unevenly

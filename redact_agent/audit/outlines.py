@@ -80,6 +80,7 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
 
 
 def _sealed(lines: NDArray[np.uint8], seal: NDArray[np.uint8], s: float) -> NDArray[np.uint8]:
+    """Drawn lines with a scan's small gaps closed and their long horizontal breaks bridged."""
     return _bridged(np.asarray(cv2.morphologyEx(lines, cv2.MORPH_CLOSE, seal), np.uint8), s)
 
 

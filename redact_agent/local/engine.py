@@ -265,9 +265,10 @@ MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name a
 def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int, ...], int, int]]:
     """Where a phone, a code or a name is printed in another format or as OCR misread it: a phone's
     digits over up to four words ("943-218-5379" for "(943) 218-5379"; "514.922.840", a digit
-    lost), a code's form (`linking.code_form`: "0RD-4352595" for "ORD-4352595"), a code glued to
-    a label by punctuation ("Statement.ST-3584773"), a name's letters over up to four words
-    ("JenniferQ. Jackson"); and a long name or code one character misread, lost or added
+    lost; "+1 698 7.'4 1732", one read as marks), a code's form (`linking.code_form`: "0RD-4352595"
+    for "ORD-4352595"), a code glued to a label by punctuation ("Statement.ST-3584773"), a name's
+    letters, or those of its other whole forms, over up to four words ("JenniferQ. Jackson",
+    "LONG, MEL ANIE"); and a long name or code one character misread, lost or added
     (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
     if type_ == "PHONE_NUMBER":
         e164 = normal_form(type_, value)  # an extension is no part of it

@@ -69,6 +69,11 @@ def misread(text: str) -> bool:
     return 3 <= len(chars) <= 7 and letters <= 2 and any(c.isdigit() for c in chars) and not re.search(r"\d{4}", chars)
 
 
+def reads_as_code(text: str, dark_fill: bool = False) -> bool:
+    """Whether text read on a fill is a code (`is_code`) or one that OCR misread (`misread`)."""
+    return is_code(text, dark_fill) or misread(text)
+
+
 BRACKETS = str.maketrans("{}[]", "()()")  # small print's brackets as the OCR reads them: "(b)(7}(C}"
 
 

@@ -319,7 +319,7 @@ def _print_showing(p: _Page, rect: tuple[int, int, int, int]) -> bool:
     read enlarged, it reads as letters or digits that are no code."""
     x, y, w, h = rect
     text = codes.read(codes.enlarged(p.image.crop((x, y, x + w, y + h))), False, p.ocr)
-    return text is not None and any(c.isalnum() for c in text) and not (codes.is_code(text) or codes.misread(text))
+    return text is not None and any(c.isalnum() for c in text) and not codes.reads_as_code(text)
 
 
 def _within(rect: Sequence[int], box: tuple[float, float, float, float]) -> bool:
@@ -385,7 +385,7 @@ def _joined(p: _Page, found: list[Region]) -> list[Region]:
             if len(chain) > 1
             else None
         )
-        if text is not None and (codes.is_code(text, dark_fill=True) or codes.misread(text)):
+        if text is not None and codes.reads_as_code(text, dark_fill=True):
             out.append(Region(box, kind="black", code=text, score=min(r.score or 0.0 for r in chain)))
         else:
             out += chain
@@ -460,7 +460,7 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
     code = None
     if _inner_ink(grey[y : y + h, x : x + w], outline, tone).sum() > 0.002 * w * h:
         code = codes.read(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
-        if code is not None and not (codes.is_code(code, tone < 128) or codes.misread(code)):
+        if code is not None and not codes.reads_as_code(code, tone < 128):
             return None  # a shaded field or a dark bar with its text showing: no redaction
     coded = code and (codes.is_code(code, True) or codes.CODE_MISREAD.match("".join(code.split())))
     if (even < MIN_EVEN or loose) and not coded:

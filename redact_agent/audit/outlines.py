@@ -74,7 +74,7 @@ def find(image: Image.Image, grey: NDArray[np.uint8], s: float, ocr: OcrEngine) 
     out, blank = _holes(image, grey, s, ocr, _sealed(drawn_lines, seal, s), k)
     ring = opened(((grey >= LINE) & (grey < PAPER)).astype(np.uint8), 3 * k)
     if ring.any():
-        more, more_blank = _holes(image, grey, s, ocr, _sealed(drawn_lines | ring, seal, s), k, out + blank)
+        more, more_blank = _holes(image, grey, s, ocr, _sealed(drawn_lines | ring, seal, s), k, (ring, out + blank))
         out, blank = out + more, blank + more_blank
     return out + _blank_outlines(blank, out, k)
 
@@ -91,10 +91,11 @@ def _holes(
     ocr: OcrEngine,
     lines: NDArray[np.uint8],
     k: int,
-    seen: list[Region] | None = None,
+    again: tuple[NDArray[np.uint8], list[Region]] | None = None,
 ) -> tuple[list[Region], list[Region]]:
-    """The coded and the blank outlines among the holes of `lines`; with `seen` (the second
-    look), only holes that fill their rectangle and overlap none of the regions seen."""
+    """The coded and the blank outlines among the holes of `lines`; on the second look (`again`:
+    the ring's strokes, and the regions the first found), only holes the ring borders (the others
+    were judged on the first), that fill their rectangle and overlap none of the regions found."""
     contours, hierarchy = cv2.findContours(lines, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return [], []
@@ -113,13 +114,18 @@ def _holes(
         if row is not None and _box_sized(row, s) and _paper(grey, row) and _enclosed(lines, row, k):
             # one box whose code's glyphs touch its top and bottom and cut its inside apart (small print
             # on a fax): its pieces are not judged one by one, and its print is its code's
-            if seen is None:
+            if again is None:
                 read = _read_outline(image, ocr, lines, row, None, frame)
                 out += [read[0]] if read is not None and read[0].code is not None else []
             continue
         children = [i for i in inner if _box_sized(bounds[i], s)]
-        if seen is not None:
-            children = [i for i in children if _fills(contours[i], bounds[i]) and not _overlaps(bounds[i], seen)]
+        if again is not None:
+            ring, seen = again
+            children = [
+                i
+                for i in children
+                if _borders(ring, bounds[i]) and _fills(contours[i], bounds[i]) and not _overlaps(bounds[i], seen)
+            ]
         if not children:
             continue
         rects = [bounds[i] for i in children]
@@ -144,6 +150,12 @@ def _holes(
 
 def _fills(hole: NDArray[Any], rect: Sequence[int]) -> bool:
     return bool(cv2.contourArea(hole) >= MIN_FILL * rect[2] * rect[3])
+
+
+def _borders(mask: NDArray[np.uint8], rect: Sequence[int]) -> bool:
+    """Whether a mask has pixels within a pixel of a rectangle."""
+    x, y, w, h = rect
+    return bool(mask[max(0, y - 1) : y + h + 1, max(0, x - 1) : x + w + 1].any())
 
 
 def _overlaps(rect: Sequence[int], seen: list[Region]) -> bool:

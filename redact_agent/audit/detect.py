@@ -35,14 +35,17 @@ MIN_EVEN = 0.6  # share of a fill's pixels within TONE of its commonest grey lev
 MIN_SCORE = 0.7  # a gray or coloured fill's box shape times its evenness (every real Woo one scores above)
 GAP_INK = 0.5  # the least share of ink between two such pieces (the box's own between the glyphs, or a stamp's)
 GLYPH_GAP = 1.5  # the black a large code cuts a black box into is no further apart than this share of its height
+RULE_LOW, RULE_LONG = 1.5, 25  # a bar lower than RULE_LOW small print lines and RULE_LONG times as long is a rule
 TALL = 150  # px on a 2200 px page: a fill narrower than tall and shorter than this is a glyph
 TONE = 24
+MIN_SHARE = 0.2  # the least share of a ragged component's pixels a box's tone, or black, holds to be looked for
 CONTINUES = 0.25  # share of the bands beside a gray or coloured box in its tone that makes it a piece
 SOLID = 0.6  # share of its box a solid box's black covers, the light print on it aside
 HOLE_RATIO = 8  # how many times a glyph's hole a solid box is
 AROUND = 0.5  # share of black around a glyph's hole in a solid box
 WIDE = 1.5  # a gray or coloured box covers words: it is this much wider than tall, at least
 MARKER_WIDE = 2.0  # and a marker stroke this much
+STROKE_FILL, STROKE_EVEN = 0.7, 0.95  # the least a felt-tip stroke fills its rectangle, and how evenly black
 MARKER_FILL = 0.96  # a drawn box fills its (turned) rectangle to its corners; a marker stroke does not
 MAX_SKEW = 5.0  # degrees a scanned page is turned at most
 MIN_SKEW = 0.5  # and at least, for a box that fills its upright bounding box to be read as turned
@@ -187,12 +190,19 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     contours = _outer(solid)
     black = opened(dark.astype(np.uint8), p.k)
     black_contours = _outer(black)
-    filled = []
+    filled: list[Region] = []
+    rejected: list[NDArray[Any]] = []
+    crossed: list[Region] = []
     for c in contours:
         region = _filled(p, solid, c)
-        filled += [region] if region is not None else (_by_codes(p, solid, c) or _by_tone(p, solid, c))
-    out = _unstacked(p, black, black_contours, filled)
+        found = [region] if region is not None else (_by_codes(p, solid, c) or _by_tone(p, solid, c))
+        filled += found
+        if not found:
+            rejected.append(c)
+            crossed += _crossed(p, solid, c)
+    out = _unstacked(p, black, black_contours, filled, rejected)
     out += _black_in_tint(p, black, black_contours, solid, out)
+    out = _with_crossed(p.grey, out, crossed)
     out = _joined(p, out)
     out += outlines.find(p.image, p.grey, p.s, p.ocr)
     return sorted(out, key=lambda r: (r.bbox[1], r.bbox[0]))
@@ -206,23 +216,32 @@ def _outer(mask: NDArray[np.uint8]) -> list[NDArray[Any]]:
 
 
 def _unstacked(
-    p: _Page, black: NDArray[np.uint8], contours: Sequence[NDArray[Any]], found: list[Region]
+    p: _Page,
+    black: NDArray[np.uint8],
+    contours: Sequence[NDArray[Any]],
+    found: list[Region],
+    rejected: list[NDArray[Any]],
 ) -> list[Region]:
     """`found` with boxes painted one under another taken apart: a blurred scan greys the
     hairline of paper between them, so the tinted mask joins them into one ragged region (read
-    as a marker stroke), while the black alone (`black`, its `contours`) keeps each box or stroke."""
+    as a marker stroke, or as none when too short for one: the `rejected` components' boxes),
+    while the black alone (`black`, its `contours`) keeps each box or stroke."""
     out = []
-    for region in found:
-        inside = [c for c in contours if _within(cv2.boundingRect(c), region.bbox)]
+    judged: list[tuple[tuple[float, float, float, float], float, Region | None]] = [(r.bbox, r.area, r) for r in found]
+    for c in rejected:
+        x, y, w, h = cv2.boundingRect(c)
+        judged.append(((x, y, x + w, y + h), cv2.contourArea(c), None))
+    for bbox, area, region in judged:
+        inside = [c for c in contours if _within(cv2.boundingRect(c), bbox)]
         pieces = sorted(
             (r for c in inside if (r := _filled(p, black, c)) is not None and r.kind in ("black", "marker")),
             key=lambda r: r.bbox[1],
         )
         # one under another: on a skewed page their bounding boxes overlap a little
         stacked = all(b.bbox[1] >= a.bbox[3] - 0.3 * min(a.height, b.height) for a, b in itertools.pairwise(pieces))
-        if len(pieces) >= 2 and stacked and sum(r.area for r in pieces) >= 0.8 * region.area:
+        if len(pieces) >= 2 and stacked and sum(r.area for r in pieces) >= 0.8 * area:
             out += pieces
-        else:
+        elif region is not None:
             out.append(region)
     return out
 
@@ -290,14 +309,20 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         return []  # box-shaped as a whole: it is one box, or none
     inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
     grey = p.grey[y : y + h, x : x + w]
-    tone = _commonest(grey[inside])
+    tones = grey[inside]
+    tone = _commonest(tones)
     if tone < BLACK:
-        return []  # black: taken apart by the black alone (`_unstacked`)
-    # the box's own tone, with the print inside it (its code, in another tone) filled in
-    same = (inside & (np.abs(grey.astype(np.int16) - tone) <= TONE)).astype(np.uint8)
-    own = opened(_fill_holes(same, lambda hole, parent: True), p.k)
-    ways = [(own, False)] if own.sum() <= 0.95 * inside.sum() else []  # else one tone, nothing else in it
-    if _kind(tone, float(np.median(p.saturation[y : y + h, x : x + w][inside]))) == "gray":
+        return []  # black: taken apart by the black alone (`_unstacked`, `_black_in_tint`), or `_crossed`
+    gray = _kind(tone, float(np.median(p.saturation[y : y + h, x : x + w][inside]))) == "gray"
+    others = tones[np.abs(tones.astype(np.int16) - tone) > 2 * TONE]  # a ring's tone may be the commonest
+    ways = []
+    for own_tone in [tone] + ([_commonest(others)] if gray and others.size >= MIN_SHARE * tones.size else []):
+        # the box's own tone, with the print inside it (its code, in another tone) filled in
+        same = (inside & (np.abs(grey.astype(np.int16) - own_tone) <= TONE)).astype(np.uint8)
+        own = opened(_fill_holes(same, lambda hole, parent: True), p.k)
+        if own_tone >= BLACK and own.sum() <= 0.95 * inside.sum():  # else one tone, nothing else in it
+            ways.append((own, False))
+    if gray:
         k = 2 * p.k + 1  # not a coloured one: a logo's thick coloured letters open into blocks
         padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
         ways.append((np.ascontiguousarray(opened(padded, k)[k:-k, k:-k]), True))
@@ -308,10 +333,85 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         wide = [part for part in parts if cv2.boundingRect(part)[2] >= w / 2]  # a narrow piece is a stamp's
         if one_box and len(wide) > 1:
             continue  # a paragraph painted over as one, its thin margin opened away: its lines are no boxes
+        if gray and not one_box:  # a box in its own tone that a ring or a stamp bites into: they close it
+            wide = [_closed(part, inside, (x, y)) for part in wide]
         found = [region for part in wide if (region := _filled(p, piece, part)) is not None]
         if found:
             return found
     return []
+
+
+def _closed(part: NDArray[Any], ink: NDArray[np.bool_], origin: tuple[int, int]) -> NDArray[Any]:
+    """A piece's rectangle, as a contour, where the ink of the component it was taken out of
+    (`ink`, from `origin`) fills that rectangle as a box fills its own; else the piece."""
+    x, y, w, h = cv2.boundingRect(part)
+    left, top = x - origin[0], y - origin[1]
+    if ink[top : top + h, left : left + w].mean() < MIN_FILL:
+        return part
+    return np.array([[[x, y]], [[x + w - 1, y]], [[x + w - 1, y + h - 1]], [[x, y + h - 1]]], dtype=np.int32)
+
+
+def _crossed(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region]:
+    """Black boxes that a stamp's letters or frame, or a ring, cross in opaque lighter strokes,
+    taken out of the ragged component they make together: opening it with a kernel twice as wide
+    as `solid`'s leaves the box (a ring's or a stamp's strokes are thinner than a box is high)
+    and the strokes' stubs past its edges, in rows with no black, which are cut off. Each piece
+    as wide as a word and half the component, and crossed (`_inked_across`), is judged by its
+    black. What the black alone finds whole goes before these (`_with_crossed`)."""
+    x, y, w, h, mask = drawn(c)
+    if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
+        return []  # box-shaped as a whole: it is one box, or none
+    inside = mask.astype(bool) & solid[y : y + h, x : x + w].astype(bool)
+    grey = p.grey[y : y + h, x : x + w]
+    dark = grey[inside][grey[inside] < BLACK]
+    if dark.size < MIN_SHARE * inside.sum() or np.median(dark) >= BLACK / 2:
+        return []  # too little black for a black box (a ring's gray may be most of it), or a dark gray's
+    k = 2 * p.k + 1
+    padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
+    way = opened(padded, k)[k:-k, k:-k]
+    black = way.astype(bool) & (grey < BLACK)
+    way = np.ascontiguousarray(way * (black.sum(axis=1) > way.sum(axis=1) / 20)[:, None].astype(np.uint8))
+    piece = np.zeros_like(solid)
+    piece[y : y + h, x : x + w] = way & black
+    parts = cv2.findContours(way, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
+    rects = [cv2.boundingRect(part) for part in parts]
+    wide = [part for part, rect in zip(parts, rects, strict=True) if rect[2] >= w / 2 and _covers_a_word(rect, p.s)]
+    found = [region for part in wide if _inked_across(p.grey, part) and (region := _filled(p, piece, part)) is not None]
+    return [region for region in found if region.kind in ("black", "marker")]  # a red is as dark in grey
+
+
+def _black_in(black: NDArray[np.bool_], box: Region, region: Region) -> int:
+    """How many of a box's black pixels (`black`, from its top left corner) lie in a region's box."""
+    x0, y0 = round(box.bbox[0]), round(box.bbox[1])
+    left, top, right, bottom = (round(v) for v in region.bbox)
+    return int(black[max(0, top - y0) : max(0, bottom - y0), max(0, left - x0) : max(0, right - x0)].sum())
+
+
+def _inked_across(grey: NDArray[np.uint8], part: NDArray[Any]) -> bool:
+    """Whether strokes of a lighter ink cross a black piece: some of it is not black, and that
+    is mostly ink, not paper (a black logo's white letters are paper)."""
+    x, y, w, h, mask = drawn(part)
+    tones = grey[y : y + h, x : x + w][mask.astype(bool)]
+    light = tones >= BLACK
+    return bool(light.mean() >= 0.05 and (tones[light] >= PAPER).mean() < 0.5)
+
+
+def _with_crossed(grey: NDArray[np.uint8], found: list[Region], crossed: list[Region]) -> list[Region]:
+    """`found` with the black boxes `_crossed` took out: each replaces the pieces of it found (kind
+    black where they all are: its opened shape is no measure of a felt-tip stroke's), unless one
+    region found holds nearly all its black (a box or a stroke its black alone showed whole, its
+    ends exact, the lighter ink beside it, not across it)."""
+    out = list(found)
+    for box in crossed:
+        x0, y0, x1, y1 = (round(v) for v in box.bbox)
+        black = grey[y0:y1, x0:x1] < BLACK
+        if any(_black_in(black, box, r) >= 0.9 * black.sum() for r in out):
+            continue
+        pieces = [r for r in out if r.intersection(box.bbox) > 0.5 * r.area]
+        if pieces and all(r.kind == "black" for r in pieces):
+            box = replace(box, kind="black")
+        out = [r for r in out if r not in pieces] + [box]
+    return out
 
 
 def _print_showing(p: _Page, rect: tuple[int, int, int, int]) -> bool:
@@ -342,8 +442,8 @@ def _black_in_tint(
     out = []
     for c in contours:
         x, y, w, h = cv2.boundingRect(c)
-        if w < max(h, 40 * p.s):
-            continue  # a logo's letters leave narrow pieces of black; a redaction covers a word
+        if not _covers_a_word((x, y, w, h), p.s):
+            continue
         label = labels[y + h // 2, x + w // 2]
         px, py, pw, ph = stats[label][:4]
         within = labels[py : py + ph, px : px + pw] == label
@@ -358,6 +458,12 @@ def _black_in_tint(
         if region is not None and region.kind in ("black", "marker") and not any(_same(region, r) for r in found):
             out.append(region)
     return out
+
+
+def _covers_a_word(rect: Sequence[int], s: float) -> bool:
+    """Whether a piece of black is as wide as a redaction, which covers a word: a logo's or a
+    bold heading's letters leave narrower pieces."""
+    return rect[2] >= max(rect[3], 40 * s)
 
 
 def _joined(p: _Page, found: list[Region]) -> list[Region]:
@@ -419,6 +525,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         return None
     if w < h and h < TALL * s:
         return None  # a bold letter's stem ("I" in a heavy logo) or a rule's end: a redaction covers a word
+    if h < RULE_LOW * LOW * s and w > RULE_LONG * h:
+        return None  # a thick rule: a box as low as small print covers a few words
     outline = drawn(c)[4].astype(bool)
     filled = float(outline.mean())
     if filled < MIN_UNION_FILL:
@@ -444,13 +552,16 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
             filled = turned
             polygon = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((cx, cy), (rw, rh), angle)))
     union = filled < MIN_FILL and tone == 0 and even > 0.99 and _rectilinear(c)  # boxes painted over each other
-    loose = filled < MIN_FILL and not union  # a light box the opening lost its ends of: its code decides, below
+    sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
+    kind = _kind(tone, sat)
+    # a felt-tip stroke that wavers or tilts fills its rectangle less than a box, evenly black
+    stroke = kind == "black" and even >= STROKE_EVEN and w >= MARKER_WIDE * h and filled >= STROKE_FILL
+    # else a light box the opening lost its ends of: its code decides, below
+    loose = filled < MIN_FILL and not union and not stroke
     if loose:
         columns = np.flatnonzero((grey[y : y + h, x : x + w] < DARK).any(axis=0))
         if tone < BLACK or columns.size == 0 or columns[-1] - columns[0] < SPANNED * w:
             return None  # only where the glyphs of a dark code printed on it reach its ends
-    sat = float(np.median(p.saturation[y : y + h, x : x + w][inside]))
-    kind = _kind(tone, sat)
     if kind == "black" and fit < MARKER_FILL and not union:
         kind = "marker"  # round-ended and wavering: a felt-tip stroke, not a drawn box
     if kind == "marker" and w < MARKER_WIDE * h:
@@ -462,6 +573,8 @@ def _filled(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any], sides: bool = T
         code = codes.read(p.image.crop((x, y, x + w, y + h)), tone < 128, p.ocr)
         if code is not None and not codes.reads_as_code(code, tone < 128):
             return None  # a shaded field or a dark bar with its text showing: no redaction
+    if stroke and filled < MIN_FILL and code is not None:
+        return None  # a felt-tip stroke carries no code: a coded box's piece, the opening lost its ends
     coded = code and (codes.is_code(code, True) or codes.CODE_MISREAD.match("".join(code.split())))
     if (even < MIN_EVEN or loose) and not coded:
         return None  # uneven black, or a loose light box, and no code in it: a photo's or a logo's piece

@@ -12,6 +12,7 @@ from redact_agent.audit import codes, detect
 from redact_agent.audit.job import run
 from redact_agent.audit.regions import Region
 from redact_agent.redact import redact
+from redact_agent.synth.canvas import font
 from redact_agent.tools.ocr import Word, get_engine
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -670,3 +671,81 @@ def test_an_outline_whose_corner_a_stamps_ring_paints_over_is_found_and_a_box_a_
     draw.text((440, 1863), "(b)(6)", fill="white", font=font)
     found = [(r.kind, r.code) for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
     assert found == [("outline", "5.1.2e"), ("black", "(b)(6)")]
+
+
+def test_narrow_boxes_painted_one_under_another_on_a_blurred_scan_are_each_found():
+    # as on synthetic seed 139: boxes over a short value each, so that the ragged region the blur
+    # joins them into is too short for a marker stroke and judged no redaction whole
+    page, draw = _page()
+    for top in (1300, 1333, 1366):
+        draw.rectangle((300, top, 430 if top != 1366 else 400, top + 29), fill="black")
+    blurred = page.rotate(1.2, resample=Image.BILINEAR, fillcolor="white").filter(ImageFilter.GaussianBlur(1.5))
+    found = [r for r in detect.find(blurred, get_engine()) if r.bbox[1] > 1250]
+    assert [r.kind for r in found] == ["black"] * 3 and all(r.bbox[3] - r.bbox[1] < 40 for r in found)
+
+
+def test_a_thick_rule_is_no_redaction_and_a_box_as_low_over_a_word_is():
+    # a 150 DPI page (synthetic seed 139): a rule 11 px thick is as high as a box over a line of
+    # small print, and 55 times as long
+    page = Image.new("RGB", (1275, 1650), "white")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((360, 1317, 966, 1327), fill=(20, 20, 20))
+    draw.rectangle((360, 600, 520, 610), fill="black")
+    assert _boxes(page) == [(360.0, 600.0, 521.0, 611.0)]
+
+
+def test_a_black_box_a_stamps_opaque_letters_cross_is_found():
+    # as on synthetic seed 139: a stamp's gray letters, painted over the box, cut its black into
+    # slivers; the box is what a kernel wider than their strokes leaves of the box and the stamp
+    page, draw = _page()
+    draw.rectangle((300, 1300, 540, 1334), fill="black")
+    draw.text((380, 1300), "RECEIVED", fill=(116, 116, 116), font=font("sans", 84, bold=True))
+    found = [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert [(r.kind, r.bbox[1], r.bbox[3]) for r in found] == [("black", 1300.0, 1335.0)]
+    assert 538 <= found[0].bbox[2] <= 548
+
+
+def test_a_black_box_a_coffee_ring_crosses_is_one_box():
+    # as on synthetic seed 139: the ring's light gray, painted across the box, cuts its black in
+    # three; the gaps between the pieces are the ring's ink over the box's height, no paper
+    page, draw = _page()
+    draw.rectangle((300, 1400, 1070, 1459), fill="black")
+    draw.ellipse((670, 1250, 920, 1600), outline=(190, 190, 190), width=20)
+    assert [r for r in _boxes(page) if r[1] > 1250] == [(300.0, 1400.0, 1071.0, 1460.0)]
+
+
+def test_a_gray_box_a_coffee_ring_in_a_lighter_tone_bites_into_is_found_with_its_code():
+    # as on synthetic seed 139: the ring, larger than the box, gives the component its commonest
+    # tone; the box is taken out by its own, the next commonest, and the ring closes its corner
+    page, draw = _page()
+    draw.ellipse((60, 980, 400, 1335), outline=(197, 197, 197), width=36)
+    draw.rectangle((300, 1300, 640, 1359), fill=(128, 128, 128))
+    draw.ellipse((60, 980, 400, 1335), outline=(197, 197, 197), width=36)  # painted over the box
+    draw.text((420, 1312), "(b)(6)", fill="white", font=ImageFont.load_default(size=34))
+    found = [(r.kind, r.code, r.bbox) for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert found == [("gray", "(b)(6)", (300.0, 1300.0, 641.0, 1360.0))]
+
+
+def test_a_felt_tip_stroke_that_wavers_is_a_marker_though_it_fills_its_rectangle_less_than_a_box():
+    # as on synthetic seeds 17 and 107: the stroke fills 0.72 of its rectangle, evenly black
+    page, draw = _page()
+    points = [(300, 1330), (360, 1323), (420, 1335), (480, 1329)]
+    draw.line(points, fill=(15, 15, 15), width=36, joint="curve")
+    for x, y in (points[0], points[-1]):
+        draw.ellipse((x - 18, y - 18, x + 18, y + 18), fill=(15, 15, 15))
+    assert [(r.kind, r.bbox) for r in detect.find(page, get_engine()) if r.bbox[1] > 1250] == [
+        ("marker", (282.0, 1307.0, 499.0, 1353.0))
+    ]
+
+
+def test_a_felt_tip_stroke_a_coffee_ring_crosses_is_one_marker():
+    # as on synthetic seed 67: the ring's gray, more of the component than the stroke's black,
+    # cuts the stroke in three; opened wider than the ring's line, the stroke is one again
+    page, draw = _page()
+    points = [(1240, 1330), (1400, 1322), (1570, 1334)]
+    draw.line(points, fill=(15, 15, 15), width=50, joint="curve")
+    for x, y in (points[0], points[-1]):
+        draw.ellipse((x - 25, y - 25, x + 25, y + 25), fill=(15, 15, 15))
+    draw.ellipse((1300, 1212, 1540, 1348), outline=(185, 185, 185), width=30)
+    found = [(r.kind, r.bbox) for r in detect.find(page, get_engine()) if r.bbox[1] > 1205]
+    assert found == [("marker", (1217.0, 1299.0, 1594.0, 1359.0))]

@@ -32,7 +32,7 @@ _WORD_NUMBER = "(?-i:" + "|".join(w for n in _NUMBER_WORDS for w in (n.title(), 
 _STREET = re.compile(
     rf"^(?:{_HOUSE}\s+(?:[\w.'-]+\s+){{0,5}}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
-    r"pike|row|loop|run|walk)\b(?![-/]\d).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
+    r"pike|row|loop|run|walk)\b(?![-/]\d|-\w).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
     re.IGNORECASE,
 )
 _UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"

@@ -44,6 +44,8 @@ def test_a_po_box_read_with_a_zero_and_a_page_count_that_is_no_street():
     assert ("POSTAL_ADDRESS", "P.0. Box 4127") in found(rows(("P.0. Box 4127", (100, 100, 300, 124))))
     assert ("POSTAL_ADDRESS", "P.O. Box. 127") in found(rows(("P.O. Box. 127", (100, 100, 300, 124))))  # a fax's dot
     assert not any(t == "POSTAL_ADDRESS" for t, _ in found(rows(("1 of 1 ST-0216270", (100, 100, 400, 124)))))
+    # Synthetic seed 151: the code's 8 read as an S; "ST-" opens a code, it ends no street.
+    assert not any(t == "POSTAL_ADDRESS" for t, _ in found(rows(("Page 1 of 1 ST-S1488", (100, 100, 400, 124)))))
 
 
 def test_names_that_are_form_words_or_programmes_are_not_names():

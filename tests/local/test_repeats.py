@@ -81,6 +81,7 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "see", "0RD-4352595.") == ["0RD-4352595"]
     assert _printed("INVOICE_NUMBER", "ST-3584773", "Statement.ST-3584773") == ["ST-3584773"]
     assert _printed("CONTRACT_NUMBER", "CT-1774085", "total", "CT-1774085claim") == ["CT-1774085"]  # a space lost
+    assert _printed("CASE_NUMBER", "TKT-2015-95165", "TKT-2015-95165we") == ["TKT-2015-95165"]  # seed 151
     assert _printed("CONTRACT_NUMBER", "CT-1774085", "CT-1774085CLAIM") == []  # no lowercase word after it
     assert _printed("CONTRACT_NUMBER", "P0-41569", "PO-41569order") == ["PO-41569"]  # found with its O misread
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []

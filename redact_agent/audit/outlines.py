@@ -201,13 +201,17 @@ def _paper(grey: NDArray[np.uint8], rect: Sequence[int]) -> bool:
 
 
 def _enclosed(lines: NDArray[np.uint8], rect: Sequence[int], k: int) -> bool:
-    """Whether a line runs all around a rectangle, within `k` of each side: one box's line (a
-    skewed box's line runs into the rectangle around its pieces, and its corners out of it)."""
+    """Whether a line runs all around a rectangle, within `2k` of its top and bottom and `k` of
+    each end's middle third: one box's line (a skewed box's line runs into the rectangle around
+    its pieces, and its corners out of it: along a side it drifts as far as the pieces' tops and
+    bottoms may differ, `k`, and each end's line is that much shorter than the rectangle)."""
     x, y, w, h = rect
-    if x < k or y < k or x + w + k > lines.shape[1] or y + h + k > lines.shape[0]:
+    b, third = 2 * k, h // 3
+    if x < k or y < b or x + w + k > lines.shape[1] or y + h + b > lines.shape[0]:
         return False
-    sides = (lines[y - k : y + k, x : x + w], lines[y + h - k : y + h + k, x : x + w])
-    ends = (lines[y + k : y + h - k, x - k : x + k], lines[y + k : y + h - k, x + w - k : x + w + k])
+    sides = (lines[y - b : y + b + 1, x : x + w], lines[y + h - b - 1 : y + h + b, x : x + w])
+    middle = slice(y + third, y + h - third)
+    ends = (lines[middle, x - k : x + k + 1], lines[middle, x + w - k - 1 : x + w + k])
     return all(side.any(axis=0).all() for side in sides) and all(end.any(axis=1).all() for end in ends)
 
 

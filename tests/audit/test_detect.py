@@ -749,3 +749,13 @@ def test_a_felt_tip_stroke_a_coffee_ring_crosses_is_one_marker():
     draw.ellipse((1300, 1212, 1540, 1348), outline=(185, 185, 185), width=30)
     found = [(r.kind, r.bbox) for r in detect.find(page, get_engine()) if r.bbox[1] > 1205]
     assert found == [("marker", (1217.0, 1299.0, 1594.0, 1359.0))]
+
+
+def test_a_small_outline_on_a_skewed_fax_its_code_cuts_apart_is_one_box():
+    # a crop of our own synthetic page (seed 37, 100 DPI): the box's line steps down 5 px over
+    # its width, so its top and its ends lie off the rectangle around its pieces by more than
+    # a scan's gap; it is one box with its code, not the piece the code's last glyph leaves
+    page = Image.new("L", (850, 1100), 255)
+    page.paste(Image.open(FIXTURES / "skewed-small-outline.png"), (340, 208))
+    found = [(r.kind, r.code, r.bbox) for r in detect.find(page.convert("RGB"), get_engine())]
+    assert found == [("outline", "10.2.e", (356.0, 220.0, 492.0, 239.0))]

@@ -323,9 +323,7 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         if own_tone >= BLACK and own.sum() <= 0.95 * inside.sum():  # else one tone, nothing else in it
             ways.append((own, False))
     if gray:
-        k = 2 * p.k + 1  # not a coloured one: a logo's thick coloured letters open into blocks
-        padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
-        ways.append((np.ascontiguousarray(opened(padded, k)[k:-k, k:-k]), True))
+        ways.append((_opened_wide(inside, p.k), True))  # not a coloured one: a logo's thick letters open into blocks
     piece = np.zeros_like(solid)
     for way, one_box in ways:
         piece[y : y + h, x : x + w] = way
@@ -339,6 +337,14 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
         if found:
             return found
     return []
+
+
+def _opened_wide(inside: NDArray[np.bool_], k: int) -> NDArray[np.uint8]:
+    """A component's mask opened with a square twice as wide as `k`: a ring's or a stamp's
+    strokes go, a box as high stays. The crop's edge is no part of the component."""
+    size = 2 * k + 1
+    padded = np.pad(inside.astype(np.uint8), size)
+    return np.ascontiguousarray(opened(padded, size)[size:-size, size:-size])
 
 
 def _closed(part: NDArray[Any], ink: NDArray[np.bool_], origin: tuple[int, int]) -> NDArray[Any]:
@@ -366,9 +372,7 @@ def _crossed(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     dark = grey[inside][grey[inside] < BLACK]
     if dark.size < MIN_SHARE * inside.sum() or np.median(dark) >= BLACK / 2:
         return []  # too little black for a black box (a ring's gray may be most of it), or a dark gray's
-    k = 2 * p.k + 1
-    padded = np.pad(inside.astype(np.uint8), k)  # the crop's edge is no part of the component
-    way = opened(padded, k)[k:-k, k:-k]
+    way = _opened_wide(inside, p.k)
     black = way.astype(bool) & (grey < BLACK)
     way = np.ascontiguousarray(way * (black.sum(axis=1) > way.sum(axis=1) / 20)[:, None].astype(np.uint8))
     piece = np.zeros_like(solid)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ __all__ = ["ExecResult", "Kernel", "KernelPool", "Limits", "SandboxFailed", "San
 
 _LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="redact-agent-sandbox")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+INTERRUPT_WAIT = 3.0  # seconds a kernel has to answer an interrupt
 
 
 class SandboxFailed(RedactAgentError):
@@ -168,14 +170,7 @@ class Kernel:
         assert self._client is not None
         request = self._client.session.msg("interrupt_request", {})
         self._client.control_channel.send(request)
-        end = time.monotonic() + 3.0
-        while time.monotonic() < end:
-            try:
-                reply = self._client.control_channel.get_msg(timeout=0.2)
-            except queue.Empty:
-                continue
-            if reply["parent_header"].get("msg_id") == request["header"]["msg_id"]:
-                return
+        _awaited(self._client.control_channel.get_msg, lambda reply: _answers(reply, request["header"]["msg_id"]))
 
     def execute(self, code: str) -> ExecResult:
         """Run `code`; user errors come back in the result, a broken kernel is restarted."""
@@ -209,7 +204,7 @@ class Kernel:
                     result.error = "the kernel died (memory, process or CPU limit?) and was restarted (state lost)"
                     return result
                 continue
-            if msg["parent_header"].get("msg_id") != msg_id:
+            if not _answers(msg, msg_id):
                 continue
             if self._take(msg, result):
                 return result
@@ -256,26 +251,39 @@ class Kernel:
                 msg = self._client.get_iopub_msg(timeout=0.05)
             except queue.Empty:
                 return False
-            if msg["parent_header"].get("msg_id") == msg_id and self._take(msg, result):
+            if _answers(msg, msg_id) and self._take(msg, result):
                 return True
         return False
 
     def _wait_idle_after_interrupt(self, msg_id: str) -> bool:
         assert self._client is not None
         self._interrupt()
-        end = time.monotonic() + 3.0
-        while time.monotonic() < end:
-            try:
-                msg = self._client.get_iopub_msg(timeout=0.2)
-            except queue.Empty:
-                continue
-            if (
-                msg["parent_header"].get("msg_id") == msg_id
+        return _awaited(
+            self._client.get_iopub_msg,
+            lambda msg: (
+                _answers(msg, msg_id)
                 and msg["msg_type"] == "status"
                 and msg["content"].get("execution_state") == "idle"
-            ):
-                return True
-        return False
+            ),
+        )
+
+
+def _answers(msg: dict[str, Any], msg_id: str) -> bool:
+    """Whether a kernel message answers the request `msg_id`."""
+    return bool(msg["parent_header"].get("msg_id") == msg_id)
+
+
+def _awaited(get: Callable[..., dict[str, Any]], wanted: Callable[[dict[str, Any]], bool]) -> bool:
+    """Whether a message `wanted` comes on a kernel channel (`get`, polled) within `INTERRUPT_WAIT`."""
+    end = time.monotonic() + INTERRUPT_WAIT
+    while time.monotonic() < end:
+        try:
+            msg = get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if wanted(msg):
+            return True
+    return False
 
 
 class KernelPool:

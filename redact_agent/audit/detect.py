@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from redact_agent.audit import codes, outlines
+from redact_agent.audit import codes, outlines, rings
 from redact_agent.audit.regions import Region
 from redact_agent.audit.shapes import LINE, LOW, MIN_FILL, PAPER, drawn, opened
 from redact_agent.tools.ocr import OcrEngine, Word
@@ -196,7 +196,7 @@ def find(page: Image.Image, ocr: OcrEngine) -> list[Region]:
     for c in contours:
         region = _filled(p, solid, c)
         found = [region] if region is not None else (_by_codes(p, solid, c) or _by_tone(p, solid, c))
-        filled += found
+        filled += [r for r in found if all(r.bbox != q.bbox for q in filled)]  # a box in a ring's hole, found twice
         if not found:
             rejected.append(c)
             crossed += _crossed(p, solid, c)
@@ -303,7 +303,8 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     or, for a gray box and a stamp inked in much its tone, by opening the component with a
     kernel twice as wide (a ring's or a frame's strokes are thinner than a box is high; a
     coloured logo's letters are not), where that leaves one box. Each piece at least half as
-    wide as the component is judged as a fill of its own; the first way that finds a box is kept."""
+    wide as the component is judged as a fill of its own; the first way that finds a box is kept,
+    unless a ring crosses the component and the boxes around it cover more (`_around_a_ring`)."""
     x, y, w, h, mask = drawn(c)
     if h < LOW * p.s or w < WIDE * LOW * p.s or mask.mean() >= MIN_FILL:
         return []  # box-shaped as a whole: it is one box, or none
@@ -325,6 +326,7 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
     if gray:
         ways.append((_opened_wide(inside, p.k), True))  # not a coloured one: a logo's thick letters open into blocks
     piece = np.zeros_like(solid)
+    found: list[Region] = []
     for way, one_box in ways:
         piece[y : y + h, x : x + w] = way
         parts = cv2.findContours(way, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
@@ -335,8 +337,35 @@ def _by_tone(p: _Page, solid: NDArray[np.uint8], c: NDArray[Any]) -> list[Region
             wide = [_closed(part, inside, (x, y)) for part in wide]
         found = [region for part in wide if (region := _filled(p, piece, part)) is not None]
         if found:
-            return found
-    return []
+            break
+    ringed = _around_a_ring(p, inside, (x, y)) if gray else []
+    return ringed if sum(r.area for r in ringed) > sum(r.area for r in found) else found
+
+
+def _around_a_ring(p: _Page, inside: NDArray[np.bool_], origin: tuple[int, int]) -> list[Region]:
+    """Gray boxes that a ring in much their tone crosses (`rings`), as its component's pieces
+    without the ring (each as wide as a word, closed by the ring where that fills its rectangle)
+    judged on the page with the ring painted out: its band beside a box is no fill going on. A
+    piece mostly of the band, bridged between the print the ring crosses, is none."""
+    x, y = origin
+    h, w = inside.shape
+    unringed = rings.unringed(inside, p.grey[y : y + h, x : x + w], p.s)
+    if unringed is None:
+        return []
+    kept, ring = unringed
+    piece = np.zeros_like(p.grey)
+    piece[y : y + h, x : x + w] = opened(kept, p.k)
+    parts = cv2.findContours(piece[y : y + h, x : x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]
+    paper = p.grey.copy()
+    paper[y : y + h, x : x + w][ring & ~kept.astype(bool)] = 255
+    out = []
+    for part in parts:
+        if not _covers_a_word(cv2.boundingRect(part), p.s):
+            continue
+        bx, by, bw, bh = cv2.boundingRect(box := _closed(part, inside, origin))
+        if ring[by - y : by - y + bh, bx - x : bx - x + bw].mean() <= 0.5:
+            out += [region] if (region := _filled(replace(p, grey=paper), piece, box)) is not None else []
+    return out
 
 
 def _opened_wide(inside: NDArray[np.bool_], k: int) -> NDArray[np.uint8]:

@@ -470,7 +470,8 @@ def _black_in_tint(
     """Black boxes and marker strokes looked for in the black alone (`black`, its `contours`): one
     painted on a shaded ground, or touching a logo's gray, a stamp or a watermark, is part of a
     larger tinted component of `painted`. A black box of `painted` was judged whole already (the code
-    printed on it may split its black in two)."""
+    printed on it may split its black in two): a piece of it is kept only with a code on it (the
+    whole read as no code with a word of the print it touches, "nt 5.1.1c")."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(painted)
     out = []
     for c in contours:
@@ -481,9 +482,12 @@ def _black_in_tint(
         px, py, pw, ph = stats[label][:4]
         within = labels[py : py + ph, px : px + pw] == label
         tone = float(np.median(p.grey[py : py + ph, px : px + pw][within]))
-        if label and float(within.mean()) >= MIN_FILL and tone < BLACK:
+        judged = bool(label) and float(within.mean()) >= MIN_FILL and tone < BLACK
+        if judged and any(_same(Region((x, y, x + w, y + h)), r) for r in found):
             continue
         region = _filled(p, black, c)
+        if judged and (region is None or region.code is None):
+            continue
         if region is not None and region.kind == "marker" and painted[y : y + h, x : x + w].mean() >= MARKER_FILL:
             region = replace(region, kind="black")  # a black box a stamp's gray strokes cross: painted to its corners
         # a drawn box, or a felt-tip stroke a stamp's gray touches (a logo's black pieces, as ragged,

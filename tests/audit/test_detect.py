@@ -780,3 +780,28 @@ def test_gray_boxes_a_coffee_ring_in_their_own_tone_nearly_their_height_crosses_
     draw.ellipse((180, 240, 420, 480), outline=(160, 160, 160), width=22)
     draw.text((600, 1300), "COPY", fill=(152, 152, 152), font=font("sans", 90, bold=True))
     assert detect.find(page, get_engine()) == []
+
+
+class _ReadsWithWord(_Reads):
+    """Reads a word before the code on a crop wider than the box (the word it touches, in it)."""
+
+    def words(self, image: Image.Image) -> list[Word]:
+        return super().words(image) if image.width > 245 else [Word("5.1.1c", (0.0, 0.0, 1.0, 1.0), 0.5, 0, 0)]
+
+
+def test_a_coded_black_box_a_blurred_word_touches_is_found_by_its_black():
+    # as on synthetic seeds 43 and 83: the blur greys a word's last letters into a blot that the
+    # box's component takes in, read with it as "nt 5.1.1c", no code; its black alone is the box
+    page = Image.new("L", (1700, 2200), 255)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((370, 1305, 399, 1338), fill=150)  # the blot of the word's letters
+    draw.rectangle((400, 1300, 640, 1342), fill=0)
+    draw.text((470, 1308), "5.1.1c", fill=255, font=ImageFont.load_default(size=26))
+    found = detect.find(page.convert("RGB"), _ReadsWithWord("nt 5.1.1c"))
+    assert [(r.kind, r.code, r.bbox) for r in found] == [("black", "5.1.1c", (400.0, 1300.0, 641.0, 1343.0))]
+    # a dark bar whose white print is a word: its black ends, beside the print, are no boxes
+    page = Image.new("L", (1700, 2200), 255)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((400, 1300, 1000, 1342), fill=0)
+    draw.text((600, 1302), "Description", fill=255, font=font("sans", 38, bold=True))
+    assert detect.find(page.convert("RGB"), get_engine()) == []

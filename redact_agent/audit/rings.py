@@ -85,16 +85,18 @@ def _ring(ink: NDArray[np.bool_], grey: NDArray[np.uint8], s: float) -> tuple[tu
 
 def _across(
     rest: NDArray[np.bool_], band: NDArray[np.bool_], longest: int
-) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
     """For each pixel of the band: whether its row crosses the band there in at most `longest`
-    pixels, and whether the pixels just outside the band at both ends of that crossing are ink."""
+    pixels, and whether the pixels just outside the band at both ends of that crossing, and at
+    either end, are ink."""
     columns = np.arange(band.shape[1])
     left = np.maximum.accumulate(np.where(band, -1, columns), axis=1)  # the nearest outside, leftwards
     right = np.minimum.accumulate(np.where(band, band.shape[1], columns)[:, ::-1], axis=1)[:, ::-1]
     rows = np.arange(band.shape[0])[:, None]
     short = band & (left >= 0) & (right < band.shape[1]) & (right - left - 1 <= longest)
-    inked = rest[rows, np.clip(left, 0, None)] & rest[rows, np.clip(right, None, band.shape[1] - 1)]
-    return short, short & inked
+    inked_left = band & (left >= 0) & rest[rows, np.clip(left, 0, None)]
+    inked_right = band & (right < band.shape[1]) & rest[rows, np.clip(right, None, band.shape[1] - 1)]
+    return short, short & inked_left & inked_right, inked_left | inked_right
 
 
 def unringed(
@@ -103,9 +105,9 @@ def unringed(
     """A component's `ink` with the ring over it taken out and what it crossed bridged, and the
     ring's ink (its band's). A pixel of the band stays where ink lies on both sides of the band
     across it, along its row where that crosses the band in a few widths (a box the ring
-    crossed), else along its column (the ring's top and bottom, along a box): a row between two
-    boxes one under another, where the band slants past the gap, crosses it from paper and stays
-    out. None where it holds no ring."""
+    crossed), else along its column where ink lies along its row too (the ring's top and bottom,
+    along a box): a row between two boxes one under another, where the band slants past the gap
+    or runs along it, crosses it from paper and stays out. None where it holds no ring."""
     ring = _ring(ink, grey, s)
     if ring is None:
         return None
@@ -115,7 +117,7 @@ def unringed(
     band = (radius >= inner) & (radius <= outer)
     rest = ink & ~band
     longest = round(3 * (outer - inner))  # crossed slantwise
-    along_row, by_row = _across(rest, band, longest)
-    _, by_column = (m.T for m in _across(rest.T, band.T, longest))
-    across = by_row | (~along_row & by_column)
+    along_row, by_row, in_a_row = _across(rest, band, longest)
+    _, by_column, _ = (m.T for m in _across(rest.T, band.T, longest))
+    across = by_row | (~along_row & by_column & in_a_row)
     return np.asarray(rest | (across & ink), np.uint8), ink & band

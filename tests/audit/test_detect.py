@@ -782,6 +782,17 @@ def test_gray_boxes_a_coffee_ring_in_their_own_tone_nearly_their_height_crosses_
     assert detect.find(page, get_engine()) == []
 
 
+def test_gray_boxes_one_under_another_a_ring_s_bottom_runs_across_stay_two():
+    # as on synthetic seed 139: along the ring's bottom the band is bridged up and down, between
+    # the box above it and the one below, but not across the paper gap between them
+    page, draw = _page()
+    draw.rectangle((200, 1300, 520, 1337), fill=(168, 168, 168))
+    draw.rectangle((200, 1345, 520, 1377), fill=(168, 168, 168))
+    draw.ellipse((230, 1130, 470, 1370), outline=(197, 197, 197), width=22)
+    found = [r.bbox for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert found == [(200.0, 1300.0, 521.0, 1338.0), (200.0, 1345.0, 521.0, 1378.0)]
+
+
 class _ReadsWithWord(_Reads):
     """Reads a word before the code on a crop wider than the box (the word it touches, in it)."""
 

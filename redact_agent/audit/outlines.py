@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -131,21 +132,34 @@ def _holes(
         rects = [bounds[i] for i in children]
         # a table's cells are boxes; the pieces a stamp's ring cuts off a box it touches are not
         cells = [r for i, r in zip(children, rects, strict=True) if _fills(contours[i], r)]
+        # outlines drawn touching one under another look like a table's column of cells: each is
+        # read too, and kept only with a ground's code as printed (a table's row of numbers, "10 2",
+        # reads as a ground with its dots lost)
+        stacked = _one_under_another(rects)
         units = [
-            (rect, drawn(contours[i])[4], frame if len(children) == 1 else None)
+            (rect, drawn(contours[i])[4], frame if len(children) == 1 else None, tabled)
             for i, rect in zip(children, rects, strict=True)
-            if len(children) <= 2 or not _has_cell_beside(rect, cells, k)
+            if not (tabled := len(children) > 2 and _has_cell_beside(rect, cells, k)) or stacked
         ]
-        for rect, inside, own in units:
+        for rect, inside, own, tabled in units:
             read = _read_outline(image, ocr, lines, rect, inside, own)
             if read is None:
                 continue
             region, text = read
+            if tabled and not codes.is_code(region.code or ""):
+                continue
             if region.code is not None:
                 out.append(region)
             elif (region.score or 0.0) >= MIN_FILL and not re.search(r"[^\W\d_]{3}", text):
                 blank.append(region)  # no ground read, and no word: a blank field, or a ground too small to read
     return out, blank
+
+
+def _one_under_another(rects: list[Sequence[int]]) -> bool:
+    """Whether no two holes of a line drawing lie side by side (their rows overlapping by half the
+    lower one's height): boxes drawn one under another, each touching the next."""
+    pairs = itertools.combinations(rects, 2)
+    return not any(min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]) > min(a[3], b[3]) / 2 for a, b in pairs)
 
 
 def _fills(hole: NDArray[Any], rect: Sequence[int]) -> bool:

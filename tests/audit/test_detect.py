@@ -816,3 +816,21 @@ def test_a_coded_black_box_a_blurred_word_touches_is_found_by_its_black():
     draw.rectangle((400, 1300, 1000, 1342), fill=0)
     draw.text((600, 1302), "Description", fill=255, font=font("sans", 38, bold=True))
     assert detect.find(page.convert("RGB"), get_engine()) == []
+
+
+def test_outlined_boxes_drawn_touching_one_under_another_are_each_found_and_a_column_of_words_is_not():
+    # as on synthetic seed 163: three outlines, each a line, their edges touching; one line
+    # drawing with three holes in line, as a table's cells are, but in no two columns
+    page, draw = _page()
+    small = ImageFont.load_default(size=28)
+    boxes = ((200, 1300, 560, 1345), (200, 1343, 650, 1388), (201, 1386, 470, 1428))
+    for (x0, y0, x1, y1), code in zip(boxes, ("5.1.1c", "5.1.1c", "11.1"), strict=True):
+        draw.rectangle((x0, y0, x1, y1), outline="black", width=3)
+        draw.text(((x0 + x1) // 2 - 40, y0 + 8), code, fill="black", font=small)
+    found = [(r.kind, r.code) for r in detect.find(page, get_engine()) if r.bbox[1] > 1250]
+    assert found == [("outline", "5.1.1c"), ("outline", "5.1.1c"), ("outline", "11.1")]
+    page, draw = _page()
+    for (x0, y0, x1, y1), word in zip(boxes, ("Name", "Address", "City"), strict=True):
+        draw.rectangle((x0, y0, x1, y1), outline="black", width=3)
+        draw.text((x0 + 20, y0 + 8), word, fill="black", font=small)
+    assert [r for r in detect.find(page, get_engine()) if r.bbox[1] > 1250] == []

@@ -22,10 +22,15 @@ SMALLEST = 3  # lines of small print: a ring's least radius (a smaller one's str
 THIN = 0.25  # the widest a ring's band is, as a share of its inner radius (a bold letter's bowl is wider)
 
 
+def _distances(shape: tuple[int, ...], centre: tuple[float, float]) -> NDArray[np.float64]:
+    """Each pixel's distance from `centre`, in a crop of `shape`."""
+    ys, xs = np.indices(shape)
+    return np.asarray(np.hypot(xs - centre[0], ys - centre[1]), np.float64)
+
+
 def _coverage(ink: NDArray[np.bool_], centre: tuple[float, float]) -> NDArray[np.float64]:
     """The share of each whole radius's circle around `centre` (its pixels in the crop) that is ink."""
-    ys, xs = np.indices(ink.shape)
-    radius = np.rint(np.hypot(xs - centre[0], ys - centre[1])).astype(np.int64).ravel()
+    radius = np.rint(_distances(ink.shape, centre)).astype(np.int64).ravel()
     counts = np.bincount(radius)
     inked = np.bincount(radius, weights=ink.ravel().astype(np.float64), minlength=counts.size)
     return np.divide(inked, counts, out=np.zeros(counts.size), where=counts > 0)
@@ -111,9 +116,8 @@ def unringed(
     ring = _ring(ink, grey, s)
     if ring is None:
         return None
-    (cx, cy), inner, outer = ring
-    ys, xs = np.indices(ink.shape)
-    radius = np.hypot(xs - cx, ys - cy)
+    centre, inner, outer = ring
+    radius = _distances(ink.shape, centre)
     band = (radius >= inner) & (radius <= outer)
     rest = ink & ~band
     longest = round(3 * (outer - inner))  # crossed slantwise

@@ -42,7 +42,7 @@ class Region:
         """The area this region shares with a box."""
         if self.polygon is None:
             return float(intersections(as_array([self.bbox]), as_array([box]))[0, 0])
-        return _shoelace(_clip(list(self.polygon), _corners(box)))
+        return _shoelace(clip(list(self.polygon), _corners(box)))
 
     def overlap(self, other: Region) -> float:
         """The area this region shares with another, whose polygon, if it has one, is convex (a
@@ -51,7 +51,7 @@ class Region:
             return self.intersection(other.bbox)
         if self.polygon is None:
             return other.intersection(self.bbox)
-        return _shoelace(_clip(list(self.polygon), list(other.polygon)))
+        return _shoelace(clip(list(self.polygon), list(other.polygon)))
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _corners(box: Box) -> list[Point]:
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
-def _clip(subject: list[Point], convex: list[Point]) -> list[Point]:
+def clip(subject: list[Point], convex: list[Point]) -> list[Point]:
     """The part of a polygon inside a convex one (Sutherland–Hodgman: one half-plane per edge)."""
     if _signed_area(convex) < 0:
         convex = convex[::-1]  # counter-clockwise, so that inside is to the left of each edge

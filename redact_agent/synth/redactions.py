@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
+from redact_agent.audit.regions import clip
 from redact_agent.images import png_bytes
 from redact_agent.schema import default_schema
 from redact_agent.synth.canvas import Canvas, font
@@ -111,7 +112,12 @@ def _redact(canvas: Canvas, rng: random.Random, keep_off: list[Box], fax: bool) 
     for item in items:
         pad = rng.randint(2, max(3, canvas.px // 4))
         x0, y0, x1, y1 = item.bbox
-        box = (round(x0) - pad, round(y0) - pad, round(x1) + pad, round(y1) + pad)
+        box = (
+            max(0, round(x0) - pad),
+            max(0, round(y0) - pad),
+            min(canvas.width - 1, round(x1) + pad),
+            min(canvas.height - 1, round(y1) + pad),
+        )
         if rng.random() > share or any(_touch(box, t) for t in taken) or box[3] - box[1] < canvas.px // 2:
             continue
         if style == "marker":
@@ -155,14 +161,16 @@ def _marker(canvas: Canvas, box: Box, rng: random.Random) -> Box:
     return (ox + int(xs.min()), oy + int(ys.min()), ox + int(xs.max()), oy + int(ys.max()))
 
 
-def _skewed(box: tuple[float, float, float, float], matrix: Any) -> dict[str, Any]:
-    """A box's region after the page is skewed: its corners' polygon, and the box around it."""
+def _skewed(box: tuple[float, float, float, float], matrix: Any, width: int, height: int) -> dict[str, Any]:
+    """A box's region after the page is skewed: its corners' polygon, as much of it as stays on the
+    page, and the box around that."""
     x0, y0, x1, y1 = box
     corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=float) @ matrix.T
-    xs, ys = corners[:, 0], corners[:, 1]
+    polygon = clip([(float(x), float(y)) for x, y in corners], [(0, 0), (width, 0), (width, height), (0, height)])
+    xs, ys = [x for x, _ in polygon], [y for _, y in polygon]
     return {
-        "bbox": [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())],
-        "polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+        "bbox": [max(0.0, min(xs)), max(0.0, min(ys)), min(float(width), max(xs)), min(float(height), max(ys))],
+        "polygon": [[round(x, 2), round(y, 2)] for x, y in polygon],
     }
 
 
@@ -181,7 +189,7 @@ def render_redaction_page(seed: int, index: int, page_type: str) -> tuple[dict[s
     for r in drawn:
         x0, y0, x1, y1 = r.pop("bbox")
         box = (float(x0), float(y0), float(x1 + 1), float(y1 + 1))  # the last pixel drawn is inside
-        where = _skewed(box, matrix) if matrix is not None else {"bbox": list(box)}
+        where = _skewed(box, matrix, canvas.width, canvas.height) if matrix is not None else {"bbox": list(box)}
         regions.append({**where, **r})
     gold = {"page_id": page_id, "image": f"{page_id}.png", "width": canvas.width, "height": canvas.height,
             "redactions": regions}  # fmt: skip

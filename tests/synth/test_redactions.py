@@ -8,7 +8,8 @@ import numpy as np
 from PIL import Image
 
 from redact_agent.audit.regions import load_region_page
-from redact_agent.synth.corpus import synthesise
+from redact_agent.synth.corpus import page_types, synthesise
+from redact_agent.synth.redactions import render_redaction_page
 
 
 def test_the_same_seed_gives_the_same_pages_and_gold_the_audit_reads(tmp_path):
@@ -42,3 +43,13 @@ def test_a_regions_pixels_are_painted_as_its_kind_says(tmp_path):
                 assert np.median(border) < 160 and np.median(inside) > 200
             checked += 1
     assert checked > 20
+
+
+def test_a_region_at_the_pages_edge_is_gold_on_the_page(tmp_path):
+    """Seed 173's page 52 redacts a value printed to the right margin: its padded box went 4 px
+    past the page, a gold the audit could not read. What is drawn is what lies on the page."""
+    page_type = page_types(60, "redactions", 173)[52]
+    gold, _ = render_redaction_page(173, 52, page_type)
+    (tmp_path / "p.json").write_text(json.dumps(gold))
+    page = load_region_page(tmp_path / "p.json")
+    assert max(r.bbox[2] for r in page.regions) == page.width

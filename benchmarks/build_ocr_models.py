@@ -61,10 +61,14 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def pages(seed: int, n: int, tmp: Path) -> list[np.ndarray]:
+def pages(seed: int, n: int, tmp: Path) -> tuple[list[np.ndarray], str]:
+    """The synthetic pages, and the sha256 of their PNG files one after another (the manifest
+    records the calibration pages', and a test checks that the synthesiser still draws them)."""
     out = tmp / f"synth-{seed}"
     ids = synthesise(out, n, seed, profile="balanced")
-    return [np.asarray(Image.open(out / f"{i}.png").convert("RGB")) for i in ids]
+    files = [out / f"{i}.png" for i in ids]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    return [np.asarray(Image.open(f).convert("RGB")) for f in files], digest
 
 
 def capture(images: list[np.ndarray]) -> list[np.ndarray]:
@@ -190,7 +194,8 @@ def main() -> None:
     MODELS_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        tensors = capture(pages(CALIBRATION_SEED, args.pages, tmp))
+        images, digest = pages(CALIBRATION_SEED, args.pages, tmp)
+        tensors = capture(images)
         print(f"quantising detection on {len(tensors)} tensors")
         det = build_det(tensors, tmp)
         rec = build_rec()
@@ -198,7 +203,13 @@ def main() -> None:
             "rapidocr": metadata.version("rapidocr"),
             "onnxruntime": onnxruntime.__version__,
             "onnx": onnx.__version__,
-            "calibration": {"pages": args.pages, "seed": CALIBRATION_SEED, "profile": "balanced", "method": "minmax"},
+            "calibration": {
+                "pages": args.pages,
+                "seed": CALIBRATION_SEED,
+                "profile": "balanced",
+                "method": "minmax",
+                "pages_sha256": digest,
+            },
         }
         for task, info in (("det", det), ("rec", rec)):
             manifest[task] = {
@@ -209,7 +220,7 @@ def main() -> None:
                 **info,
             }
         (MODELS_DIR / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-        check(pages(CHECK_SEED, args.check, tmp))
+        check(pages(CHECK_SEED, args.check, tmp)[0])
 
 
 if __name__ == "__main__":

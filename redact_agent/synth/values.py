@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import Callable
+from datetime import date, timedelta
 
 from faker import Faker
 
@@ -37,6 +38,10 @@ LABELS: dict[str, list[str]] = {
     "INSTITUTION_CODE": ["Station:", "Dept code:", "Office:"],
 }
 
+# the day dates are drawn around, fixed: Faker's relative dates ("-6y") count from the day a page
+# is drawn, so a page drawn the next day was another page (the OCR detection model is calibrated
+# on pages drawn with this day as today, benchmarks/build_ocr_models.py)
+TODAY = date(2026, 12, 3)
 _DATE_FORMATS = ["%m/%d/%Y", "%m/%d/%y", "%B %d, %Y", "%d %b %Y", "%Y-%m-%d"]
 
 
@@ -148,19 +153,19 @@ class Values:
     def vehicle_id(self) -> str:
         return self.fake.vin() if self.rng.random() < 0.5 else self.fake.license_plate()
 
-    def _date(self, start: str, end: str) -> str:
-        day = self.fake.date_between(start_date=start, end_date=end)
-        return day.strftime(self.rng.choice(_DATE_FORMATS))
+    def _day(self, start_years: int, end_years: int) -> date:
+        """A day between so many years before or after `TODAY` (Faker's year of 365.24 days)."""
+        start, end = (TODAY + timedelta(days=365.24 * years) for years in (start_years, end_years))
+        return self.fake.date_between(start_date=start, end_date=end)
 
     def date_of_birth(self) -> str:
-        return self._date("-80y", "-18y")
+        return self._day(-80, -18).strftime(self.rng.choice(_DATE_FORMATS))
 
     def date(self) -> str:
-        return self._date("-6y", "+1y")
+        return self._day(-6, 1).strftime(self.rng.choice(_DATE_FORMATS))
 
     def short_date(self) -> str:
-        day = self.fake.date_between(start_date="-6y", end_date="+1y")
-        return day.strftime(self.rng.choice(["%m/%d/%Y", "%m/%d/%y", "%Y-%m-%d"]))
+        return self._day(-6, 1).strftime(self.rng.choice(["%m/%d/%Y", "%m/%d/%y", "%Y-%m-%d"]))
 
     def location(self) -> str:
         f, r = self.fake, self.rng.random()

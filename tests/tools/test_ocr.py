@@ -9,6 +9,7 @@ import onnxruntime
 import pytest
 from PIL import Image
 
+from redact_agent.synth.corpus import synthesise
 from redact_agent.tools.ocr import ENGINES, MODELS_DIR, RAPID_PARAMS, OcrUnavailable, get_engine, image_key
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "print-date.png"
@@ -66,6 +67,16 @@ def test_shipped_rapidocr_models_are_the_built_ones():
     assert all(ord(c) < 0x250 or 0x2000 <= ord(c) < 0x2150 for c in characters)
     assert set("0123456789@#$%&/-.,:;()'") <= set(characters)
     assert all(chr(c) in characters for c in range(ord("A"), ord("z") + 1) if chr(c).isalpha())
+
+
+def test_the_detection_models_calibration_pages_are_what_the_synthesiser_draws(tmp_path):
+    """The int8 detection model is calibrated on synthetic pages (benchmarks/build_ocr_models.py);
+    a change to the synthesiser that redraws them leaves the shipped model one the script no
+    longer builds, until it is run again."""
+    calibration = json.loads((MODELS_DIR / "manifest.json").read_text())["calibration"]
+    ids = synthesise(tmp_path, calibration["pages"], calibration["seed"], profile=calibration["profile"])
+    drawn = b"".join((tmp_path / f"{i}.png").read_bytes() for i in ids)
+    assert hashlib.sha256(drawn).hexdigest() == calibration["pages_sha256"], "run benchmarks/build_ocr_models.py"
 
 
 @pytest.mark.parametrize("name", ENGINES)

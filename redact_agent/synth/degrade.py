@@ -1,9 +1,10 @@
 """Scan and fax look by seeded parameters, with the gold kept exact.
 
-Stamps and blotches go over the text; the page is skewed (up to 3 degrees) together with its
-item map, so each item's box is re-measured from its rotated ink; then blur, sensor noise,
-fax-style binarisation and JPEG artefacts. Ink boxes are taken before blur and noise, which
-only soften the glyphs they were measured on.
+Stamps and blotches go over the text (on redacted pages in an ink that darkens what it lies on, as
+a scan shows black print and black boxes under a stamp black); the page is skewed
+(up to 3 degrees) together with its item map, so each item's box is re-measured from its rotated
+ink; then blur, sensor noise, fax-style binarisation and JPEG artefacts. Ink boxes are taken
+before blur and noise, which only soften the glyphs they were measured on.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from redact_agent.synth.canvas import Canvas, font
 
@@ -56,10 +57,14 @@ def skew_matrix(width: int, height: int, skew: float) -> NDArray[np.float64]:
     return np.asarray(cv2.getRotationMatrix2D((width / 2, height / 2), skew, 1.0))
 
 
-def degrade(canvas: Canvas, noise: Noise, rng: random.Random) -> tuple[Image.Image, NDArray[np.uint16]]:
-    """The finished page image and its item map (both skewed alike)."""
+def degrade(
+    canvas: Canvas, noise: Noise, rng: random.Random, darken: bool = False
+) -> tuple[Image.Image, NDArray[np.uint16]]:
+    """The finished page image and its item map (both skewed alike). `darken`: stamps and
+    blotches darken what they lie on, as ink and a stain do; else they are painted over it, as
+    on the pages the OCR detection model is calibrated on (benchmarks/build_ocr_models.py)."""
     image = canvas.image
-    _marks(image, canvas, noise, rng)
+    _marks(image, canvas, noise, rng, darken)
     items = canvas.items_map
     if noise.skew:
         h, w = items.shape
@@ -81,9 +86,11 @@ def degrade(canvas: Canvas, noise: Noise, rng: random.Random) -> tuple[Image.Ima
     return image, items
 
 
-def _marks(image: Image.Image, canvas: Canvas, noise: Noise, rng: random.Random) -> None:
-    """Rubber stamps (words only, in a light ink) and coffee-ring blotches over the page."""
-    draw = ImageDraw.Draw(image)
+def _marks(image: Image.Image, canvas: Canvas, noise: Noise, rng: random.Random, darken: bool) -> None:
+    """Rubber stamps (words only, in a light ink) and coffee-ring blotches over the page, drawn
+    on it or, to darken it, on a layer of their own multiplied into it."""
+    layer = Image.new("L", image.size, 255) if darken and (noise.stamps or noise.blotches) else image
+    draw = ImageDraw.Draw(layer)
     w, h = image.size
     for _ in range(noise.stamps):
         f = font("sans", canvas.px * 3, bold=True)
@@ -97,3 +104,5 @@ def _marks(image: Image.Image, canvas: Canvas, noise: Noise, rng: random.Random)
         r = rng.randint(canvas.px, canvas.px * 5)
         x, y = rng.randrange(w), rng.randrange(h)
         draw.ellipse((x - r, y - r, x + r, y + r), outline=rng.randint(150, 200), width=max(2, r // 6))
+    if layer is not image:
+        image.paste(ImageChops.multiply(image, layer))

@@ -183,7 +183,7 @@ def render_redaction_page(seed: int, index: int, page_type: str) -> tuple[dict[s
     redacted = roll >= NONE_SHARE + LOOKALIKES_ONLY_SHARE
     keep_off = _lookalikes(canvas, rng) if roll >= NONE_SHARE and (not redacted or rng.random() < 0.5) else []
     drawn = _redact(canvas, rng, keep_off, noise.fax) if redacted else []
-    image, _ = degrade(canvas, noise, rng)
+    image, _ = degrade(canvas, noise, rng, darken=True)
     matrix = skew_matrix(canvas.width, canvas.height, noise.skew) if noise.skew else None
     regions = []
     for r in drawn:

@@ -2,8 +2,9 @@
 
 Origin top-left, `x0 < x1`, `y0 < y1`, floats allowed. Everything inside the package works in
 these units; model grids are converted at the model boundary (`coords.py`). The area
-functions are exact (coordinate compression), not rasterised, so metrics built on them do not
-depend on an image resolution.
+functions are exact (coordinate compression; for polygons, such as a region on a skewed page,
+Sutherland–Hodgman clipping and the shoelace formula), not rasterised, so metrics built on them
+do not depend on an image resolution.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 Box = tuple[float, float, float, float]
+Point = tuple[float, float]
 
 
 def box_problem(box: Sequence[float], width: float | None = None, height: float | None = None) -> str | None:
@@ -114,3 +116,46 @@ def covered_area(target: NDArray[np.float64], others: NDArray[np.float64]) -> fl
     covered = (inside_y[:, :, None] & inside_x[:, None, :]).any(axis=0)
     cell = np.diff(ys)[:, None] * np.diff(xs)[None, :]
     return float((cell * covered).sum())
+
+
+def polygon_area(points: tuple[Point, ...] | list[Point]) -> float:
+    """A polygon's area, by the shoelace formula."""
+    return abs(_signed_area(list(points))) if len(points) >= 3 else 0.0
+
+
+def clip_polygon(subject: list[Point], convex: list[Point]) -> list[Point]:
+    """The part of a polygon inside a convex one (Sutherland–Hodgman: one half-plane per edge)."""
+    if _signed_area(convex) < 0:
+        convex = convex[::-1]  # counter-clockwise, so that inside is to the left of each edge
+    out = subject
+    for i, a in enumerate(convex):
+        b = convex[(i + 1) % len(convex)]
+        if not out:
+            break
+        out = _clip_edge(out, a, b)
+    return out
+
+
+def _clip_edge(points: list[Point], a: Point, b: Point) -> list[Point]:
+    def side(p: Point) -> float:
+        return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+
+    def cross(p: Point, q: Point) -> Point:
+        t = side(p) / (side(p) - side(q))
+        return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+
+    out: list[Point] = []
+    for i, q in enumerate(points):
+        p = points[i - 1]
+        if side(q) >= 0:
+            if side(p) < 0:
+                out.append(cross(p, q))
+            out.append(q)
+        elif side(p) >= 0:
+            out.append(cross(p, q))
+    return out
+
+
+def _signed_area(points: list[Point]) -> float:
+    n = len(points)
+    return sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n)) / 2

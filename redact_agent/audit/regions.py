@@ -2,8 +2,8 @@
 
 A region is a pixel box, optionally with a polygon for a non-rectangular one (an outline that
 steps around a paragraph, a box on a skewed page). Areas and intersections are exact: a polygon
-is clipped to a box or a convex polygon (Sutherland–Hodgman) and measured by the shoelace
-formula, so figures do not depend on a rasterisation.
+is clipped to a box or a convex polygon and measured (`boxes.clip_polygon`, `boxes.polygon_area`),
+so figures do not depend on a rasterisation.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redact_agent.boxes import Box, as_array, box_problem, intersections
+from redact_agent.boxes import Box, Point, as_array, box_problem, clip_polygon, intersections, polygon_area
 from redact_agent.errors import InputError
-
-Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -36,13 +34,13 @@ class Region:
         if self.polygon is None:
             x0, y0, x1, y1 = self.bbox
             return (x1 - x0) * (y1 - y0)
-        return _shoelace(self.polygon)
+        return polygon_area(self.polygon)
 
     def intersection(self, box: Box) -> float:
         """The area this region shares with a box."""
         if self.polygon is None:
             return float(intersections(as_array([self.bbox]), as_array([box]))[0, 0])
-        return _shoelace(clip(list(self.polygon), _corners(box)))
+        return polygon_area(clip_polygon(list(self.polygon), _corners(box)))
 
     def overlap(self, other: Region) -> float:
         """The area this region shares with another, whose polygon, if it has one, is convex (a
@@ -51,7 +49,7 @@ class Region:
             return self.intersection(other.bbox)
         if self.polygon is None:
             return other.intersection(self.bbox)
-        return _shoelace(clip(list(self.polygon), list(other.polygon)))
+        return polygon_area(clip_polygon(list(self.polygon), list(other.polygon)))
 
 
 @dataclass(frozen=True)
@@ -63,51 +61,9 @@ class RegionPage:
     kind: str | None = None  # a gold page's dominant style, when its regions carry none
 
 
-def _shoelace(points: tuple[Point, ...] | list[Point]) -> float:
-    return abs(_signed_area(list(points))) if len(points) >= 3 else 0.0
-
-
 def _corners(box: Box) -> list[Point]:
     x0, y0, x1, y1 = box
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-
-
-def clip(subject: list[Point], convex: list[Point]) -> list[Point]:
-    """The part of a polygon inside a convex one (Sutherland–Hodgman: one half-plane per edge)."""
-    if _signed_area(convex) < 0:
-        convex = convex[::-1]  # counter-clockwise, so that inside is to the left of each edge
-    out = subject
-    for i, a in enumerate(convex):
-        b = convex[(i + 1) % len(convex)]
-        if not out:
-            break
-        out = _clip_edge(out, a, b)
-    return out
-
-
-def _clip_edge(points: list[Point], a: Point, b: Point) -> list[Point]:
-    def side(p: Point) -> float:
-        return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-
-    def cross(p: Point, q: Point) -> Point:
-        t = side(p) / (side(p) - side(q))
-        return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
-
-    out: list[Point] = []
-    for i, q in enumerate(points):
-        p = points[i - 1]
-        if side(q) >= 0:
-            if side(p) < 0:
-                out.append(cross(p, q))
-            out.append(q)
-        elif side(p) >= 0:
-            out.append(cross(p, q))
-    return out
-
-
-def _signed_area(points: list[Point]) -> float:
-    n = len(points)
-    return sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n)) / 2
 
 
 def _region(raw: Any, where: str, width: int, height: int) -> Region:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from redact_agent.audit.regions import clip
+from redact_agent.boxes import clip_polygon
 from redact_agent.images import png_bytes
 from redact_agent.schema import default_schema
 from redact_agent.synth.canvas import Canvas, font
@@ -166,7 +166,8 @@ def _skewed(box: tuple[float, float, float, float], matrix: Any, width: int, hei
     page, and the box around that."""
     x0, y0, x1, y1 = box
     corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=float) @ matrix.T
-    polygon = clip([(float(x), float(y)) for x, y in corners], [(0, 0), (width, 0), (width, height), (0, height)])
+    page = [(0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height))]
+    polygon = clip_polygon([(float(x), float(y)) for x, y in corners], page)
     xs, ys = [x for x, _ in polygon], [y for _, y in polygon]
     return {
         "bbox": [max(0.0, min(xs)), max(0.0, min(ys)), min(float(width), max(xs)), min(float(height), max(ys))],

@@ -54,14 +54,16 @@ def page_types(pages: int, profile: str, seed: int) -> list[str]:
 
 
 def render_page(
-    seed: int, index: int, page_type: str, schema: Schema, mentions: bool = False
+    seed: int, index: int, page_type: str, schema: Schema, mentions: bool = False, darken: bool = True
 ) -> tuple[GoldPage, bytes]:
     rng = random.Random(f"{seed}:{index}")
     canvas, drawn = draw_page(rng, page_type, mentions)
-    return _finish(f"synth-s{seed}-{index:05d}", page_type, canvas, drawn, rng, schema)
+    return _finish(f"synth-s{seed}-{index:05d}", page_type, canvas, drawn, rng, schema, darken)
 
 
-def render_document(seed: int, index: int, page_types: list[str], schema: Schema) -> list[tuple[GoldPage, bytes]]:
+def render_document(
+    seed: int, index: int, page_types: list[str], schema: Schema, darken: bool = True
+) -> list[tuple[GoldPage, bytes]]:
     """A document's pages (`<id>-p1`, `-p2`, ...: the main job's page ids for a PDF), each of
     which names again, in other printed forms, up to three people, phones and codes printed on
     its other pages, earlier and later ones alike; entity ids hold across the document."""
@@ -73,17 +75,17 @@ def render_document(seed: int, index: int, page_types: list[str], schema: Schema
         page.mentions([item for m, items in enumerate(own) if m != n for item in items])
     doc_id = f"synth-s{seed}-d{index:04d}"
     return [
-        _finish(f"{doc_id}-p{n}", t, page.c, f"{drawn}; document {doc_id}", rng, schema)
+        _finish(f"{doc_id}-p{n}", t, page.c, f"{drawn}; document {doc_id}", rng, schema, darken)
         for n, (t, (page, drawn), rng) in enumerate(zip(page_types, laid, rngs, strict=True), start=1)
     ]
 
 
 def _finish(
-    page_id: str, page_type: str, canvas: Canvas, drawn: str, rng: random.Random, schema: Schema
+    page_id: str, page_type: str, canvas: Canvas, drawn: str, rng: random.Random, schema: Schema, darken: bool
 ) -> tuple[GoldPage, bytes]:
-    """A drawn page under its scan noise, and its gold."""
+    """A drawn page under its scan noise (`darken`: `degrade`'s), and its gold."""
     noise = Noise.draw(rng)
-    image, items_map = degrade(canvas, noise, rng)
+    image, items_map = degrade(canvas, noise, rng, darken)
     gold = GoldPage(
         page_id=page_id,
         image=f"{page_id}.png",
@@ -98,16 +100,19 @@ def _finish(
 
 def _write(job: tuple[Path, int, int, list[str], str]) -> list[str]:
     out, seed, index, types, profile = job
+    # stamps darken the page, but on the pages the OCR detection model is calibrated on, which it
+    # keeps as they were drawn until it is rebuilt (benchmarks/build_ocr_models.py)
+    darken = profile != "balanced"
     if profile == REDACTIONS:
-        regions, png = render_redaction_page(seed, index, types[0])
+        regions, png = render_redaction_page(seed, index, types[0], darken)
         page_id = str(regions["page_id"])
         write_atomic(out / f"{page_id}.png", png)
         write_atomic(out / f"{page_id}.json", (json.dumps(regions, indent=1) + "\n").encode())
         return [page_id]
     if profile == DOCUMENTS:
-        pages = render_document(seed, index, types, default_schema())
+        pages = render_document(seed, index, types, default_schema(), darken)
     else:
-        pages = [render_page(seed, index, types[0], default_schema(), mentions=profile == ENTITIES)]
+        pages = [render_page(seed, index, types[0], default_schema(), profile == ENTITIES, darken)]
     for gold, png in pages:
         write_atomic(out / gold.image, png)
         write_atomic(out / f"{gold.page_id}.json", (gold.model_dump_json(indent=1, exclude_none=True) + "\n").encode())

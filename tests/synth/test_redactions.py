@@ -2,16 +2,13 @@
 painted as its kind says, skewed regions as polygons, and pages with none."""
 
 import json
-import random
 from collections import Counter
 
 import numpy as np
 from PIL import Image
 
 from redact_agent.audit.regions import load_region_page
-from redact_agent.synth.canvas import Canvas
 from redact_agent.synth.corpus import page_types, synthesise
-from redact_agent.synth.degrade import Noise, degrade
 from redact_agent.synth.redactions import render_redaction_page
 
 
@@ -56,16 +53,3 @@ def test_a_region_at_the_pages_edge_is_gold_on_the_page(tmp_path):
     (tmp_path / "p.json").write_text(json.dumps(gold))
     page = load_region_page(tmp_path / "p.json")
     assert max(r.bbox[2] for r in page.regions) == page.width
-
-
-def test_a_stamp_or_a_ring_darkens_what_it_lies_on_on_a_redacted_page():
-    """Ink and a stain darken the page: a black box under a stamp stays black (painted over it,
-    a lighter stamp would cut the box, which no scan shows), and paper under one takes its ink."""
-    marked = Noise(0, 0, 0, None, False, stamps=2, blotches=3)
-    for darken, kept in ((True, True), (False, False)):
-        canvas = Canvas(600, 800, 150, "sans", 10, random.Random(0))
-        canvas.image.paste(0, (0, 0, 600, 400))  # the top half one black box
-        image, _ = degrade(canvas, marked, random.Random(5), darken=darken)
-        grey = np.asarray(image)
-        assert bool((grey[:400] == 0).all()) == kept
-        assert (grey[400:] < 255).any()

@@ -29,10 +29,11 @@ from redact_agent.synth.layouts import LAYOUTS
 from redact_agent.synth.pages import draw_page, ink_annotations, lay_out
 from redact_agent.synth.redactions import render_redaction_page
 
+BALANCED = "balanced"  # the default, and the OCR detection model's calibration pages
 # Page-type mixes per 500 pages. LeakageBench's Table 7; "balanced" gives each type a share.
 PROFILES: dict[str, dict[str, int]] = {
     "leakagebench": {"invoice": 229, "form": 39, "email": 90, "letter": 62, "file": 47, "other": 33},
-    "balanced": dict.fromkeys(LAYOUTS, 1),
+    BALANCED: dict.fromkeys(LAYOUTS, 1),
 }
 REDACTIONS = "redactions"  # redacted pages, on the leakagebench mix
 ENTITIES = "entities"  # the leakagebench mix, naming people, phones and codes again in other forms
@@ -54,7 +55,7 @@ def page_types(pages: int, profile: str, seed: int) -> list[str]:
 
 
 def render_page(
-    seed: int, index: int, page_type: str, schema: Schema, mentions: bool = False, darken: bool = True
+    seed: int, index: int, page_type: str, schema: Schema, mentions: bool = False, *, darken: bool
 ) -> tuple[GoldPage, bytes]:
     rng = random.Random(f"{seed}:{index}")
     canvas, drawn = draw_page(rng, page_type, mentions)
@@ -62,7 +63,7 @@ def render_page(
 
 
 def render_document(
-    seed: int, index: int, page_types: list[str], schema: Schema, darken: bool = True
+    seed: int, index: int, page_types: list[str], schema: Schema, *, darken: bool
 ) -> list[tuple[GoldPage, bytes]]:
     """A document's pages (`<id>-p1`, `-p2`, ...: the main job's page ids for a PDF), each of
     which names again, in other printed forms, up to three people, phones and codes printed on
@@ -85,7 +86,7 @@ def _finish(
 ) -> tuple[GoldPage, bytes]:
     """A drawn page under its scan noise (`darken`: `degrade`'s), and its gold."""
     noise = Noise.draw(rng)
-    image, items_map = degrade(canvas, noise, rng, darken)
+    image, items_map = degrade(canvas, noise, rng, darken=darken)
     gold = GoldPage(
         page_id=page_id,
         image=f"{page_id}.png",
@@ -102,17 +103,17 @@ def _write(job: tuple[Path, int, int, list[str], str]) -> list[str]:
     out, seed, index, types, profile = job
     # stamps darken the page, but on the pages the OCR detection model is calibrated on, which it
     # keeps as they were drawn until it is rebuilt (benchmarks/build_ocr_models.py)
-    darken = profile != "balanced"
+    darken = profile != BALANCED
     if profile == REDACTIONS:
-        regions, png = render_redaction_page(seed, index, types[0], darken)
+        regions, png = render_redaction_page(seed, index, types[0], darken=darken)
         page_id = str(regions["page_id"])
         write_atomic(out / f"{page_id}.png", png)
         write_atomic(out / f"{page_id}.json", (json.dumps(regions, indent=1) + "\n").encode())
         return [page_id]
     if profile == DOCUMENTS:
-        pages = render_document(seed, index, types, default_schema(), darken)
+        pages = render_document(seed, index, types, default_schema(), darken=darken)
     else:
-        pages = [render_page(seed, index, types[0], default_schema(), profile == ENTITIES, darken)]
+        pages = [render_page(seed, index, types[0], default_schema(), profile == ENTITIES, darken=darken)]
     for gold, png in pages:
         write_atomic(out / gold.image, png)
         write_atomic(out / f"{gold.page_id}.json", (gold.model_dump_json(indent=1, exclude_none=True) + "\n").encode())
@@ -123,7 +124,7 @@ def synthesise(
     out: Path,
     pages: int,
     seed: int,
-    profile: str = "balanced",
+    profile: str = BALANCED,
     workers: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[str]:

@@ -1,10 +1,11 @@
 """Scan and fax look by seeded parameters, with the gold kept exact.
 
 Stamps and blotches go over the text, in an ink that darkens what it lies on (a scan shows black
-print and black boxes under a stamp black); the page is skewed
-(up to 3 degrees) together with its item map, so each item's box is re-measured from its rotated
-ink; then blur, sensor noise, fax-style binarisation and JPEG artefacts. Ink boxes are taken
-before blur and noise, which only soften the glyphs they were measured on.
+print and black boxes under a stamp black; `synth.corpus` says where they are painted over it
+instead); the page is skewed (up to 3 degrees) together with its item map, so each item's box is
+re-measured from its rotated ink; then blur, sensor noise, fax-style binarisation and JPEG
+artefacts. Ink boxes are taken before blur and noise, which only soften the glyphs they were
+measured on.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def skew_matrix(width: int, height: int, skew: float) -> NDArray[np.float64]:
 
 
 def degrade(
-    canvas: Canvas, noise: Noise, rng: random.Random, darken: bool = True
+    canvas: Canvas, noise: Noise, rng: random.Random, *, darken: bool
 ) -> tuple[Image.Image, NDArray[np.uint16]]:
     """The finished page image and its item map (both skewed alike). `darken`: stamps and
     blotches darken what they lie on, as ink and a stain do; else they are painted over it, as

@@ -175,7 +175,7 @@ def _skewed(box: tuple[float, float, float, float], matrix: Any, width: int, hei
     }
 
 
-def render_redaction_page(seed: int, index: int, page_type: str, darken: bool = True) -> tuple[dict[str, Any], bytes]:
+def render_redaction_page(seed: int, index: int, page_type: str, *, darken: bool) -> tuple[dict[str, Any], bytes]:
     rng = random.Random(f"{seed}:{index}:redactions")
     page_id = f"synth-redactions-s{seed}-{index:05d}"
     canvas, _ = draw_page(rng, page_type)
@@ -184,7 +184,7 @@ def render_redaction_page(seed: int, index: int, page_type: str, darken: bool = 
     redacted = roll >= NONE_SHARE + LOOKALIKES_ONLY_SHARE
     keep_off = _lookalikes(canvas, rng) if roll >= NONE_SHARE and (not redacted or rng.random() < 0.5) else []
     drawn = _redact(canvas, rng, keep_off, noise.fax) if redacted else []
-    image, _ = degrade(canvas, noise, rng, darken)
+    image, _ = degrade(canvas, noise, rng, darken=darken)
     matrix = skew_matrix(canvas.width, canvas.height, noise.skew) if noise.skew else None
     regions = []
     for r in drawn:

@@ -115,7 +115,7 @@ def test_one_value_box_is_its_exact_ink() -> None:
     canvas.ink = 0  # pure black: a pixel is below 128 exactly where its mask alpha is at least 128
     canvas.text(10, 10, "Phone: ", canvas.font())
     canvas.text(100, 10, "555-123-4567", canvas.font(), pii="PHONE_NUMBER")
-    image, items = degrade(canvas, Noise(0, 0, 0, None, False, 0, 0), random.Random(0))
+    image, items = degrade(canvas, Noise(0, 0, 0, None, False, 0, 0), random.Random(0), darken=True)
     (ann,) = render_annotations(canvas, items)
     ink = np.argwhere(np.asarray(image)[:, 95:] < 128)
     y0, x0 = ink.min(axis=0)
@@ -128,7 +128,7 @@ def test_skew_moves_the_boxes_with_the_ink() -> None:
     canvas = Canvas(600, 400, 150, "serif", 11, random.Random(0))
     canvas.text(200, 180, "INV-004512", canvas.font(), pii="INVOICE_NUMBER")
     straight = render_annotations(canvas, canvas.items_map)[0].bbox
-    image, items = degrade(canvas, Noise(3.0, 0, 0, None, False, 0, 0), random.Random(0))
+    image, items = degrade(canvas, Noise(3.0, 0, 0, None, False, 0, 0), random.Random(0), darken=True)
     (ann,) = render_annotations(canvas, items)
     assert ann.bbox != straight and (ann.bbox[3] - ann.bbox[1]) > (straight[3] - straight[1])
     t = tighten(np.asarray(image), ann.bbox)
@@ -149,7 +149,7 @@ def test_vocabulary_cannot_be_pii() -> None:
 def test_every_layout_renders(tmp_path: Path) -> None:
     schema = default_schema()
     for i, kind in enumerate(LAYOUTS):
-        gold, png = render_page(5, i, kind, schema)
+        gold, png = render_page(5, i, kind, schema, darken=True)
         assert gold.source == f"synth-{kind}" and png.startswith(b"\x89PNG")
 
 

@@ -49,7 +49,7 @@ def test_a_region_at_the_pages_edge_is_gold_on_the_page(tmp_path):
     """Seed 173's page 52 redacts a value printed to the right margin: its padded box went 4 px
     past the page, a gold the audit could not read. What is drawn is what lies on the page."""
     page_type = page_types(60, "redactions", 173)[52]
-    gold, _ = render_redaction_page(173, 52, page_type)
+    gold, _ = render_redaction_page(173, 52, page_type, darken=True)
     (tmp_path / "p.json").write_text(json.dumps(gold))
     page = load_region_page(tmp_path / "p.json")
     assert max(r.bbox[2] for r in page.regions) == page.width

@@ -24,6 +24,7 @@ GROW = 2
 TALL = 1.6  # a component this many times the word's tall glyphs' height: a stamp or frame crosses it
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
 STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
+STUB = 0.1  # the least share of the crop's height or width a light piece running out of it spans to be a stamp's
 
 
 def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -74,8 +75,9 @@ def _ink(
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """Otsu's `ink` of a crop less a stamp's strokes in a lighter ink than the print: the ink more
     than a pixel from any pixel darker than halfway between the crop's darkest and its paper, in
-    pieces that go on past the crop and span a quarter of it (a gray ring, frame or letter over the
-    word, or what is left of one on either side of a glyph it crosses).
+    pieces that go on past the crop and span a tenth of it (`STUB`: a gray ring, frame or letter
+    over the word, what is left of one on either side of a glyph it crosses, or a ring's band
+    hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low).
     Where such a stroke touches a glyph it is cut there, not dropped with the glyph or kept with it.
     A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
     drawn within the word's box; a crop with nothing else keeps its ink."""
@@ -87,7 +89,7 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.u
     kept = ink.copy()
     for i in range(1, n):
         x, y, w, h = (int(v) for v in stats[i][:4])
-        if (h >= 0.25 * ch or w >= 0.25 * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch):
+        if (h >= STUB * ch or w >= STUB * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch):
             kept[labels == i] = 0
     return kept if kept.any() else ink
 

@@ -1,9 +1,14 @@
 """Tightening a word box to its ink drops the ruled lines that cross the box."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from PIL import Image
 
 from redact_agent.local.ink import tighten, tighten_chars
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def _cell(rule_rows: int) -> np.ndarray:
@@ -174,3 +179,12 @@ def test_a_speck_well_above_a_word_without_ascenders_is_no_dot():
     assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)
     page[20:22, 60:62] = 0  # a speck of scan noise 8 px above: no dot
     assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)
+
+
+def test_a_rings_band_below_a_code_is_not_its_ink():
+    # A coffee ring's band (gray, darkening the page) crosses the code's last glyphs and hangs
+    # below them out of the crop: shorter than a quarter of the crop, but running out of it, so
+    # no dot or thin stroke of the print (a synthetic page's "CL-196121"; its ink ends at y 59).
+    page = np.asarray(Image.open(FIXTURES / "ring-below-code.png").convert("L"))
+    x0, y0, x1, y1 = tighten(page, (25, 26, 180, 64))
+    assert (x0, y0, x1) == (26.0, 34.0, 174.0) and y1 <= 60.0

@@ -41,7 +41,7 @@ from PIL import Image
 from rapidfuzz.distance import Levenshtein
 from rapidocr.inference_engine.onnxruntime.main import OrtInferSession
 
-from redact_agent.synth.corpus import synthesise
+from redact_agent.synth.corpus import BALANCED, synthesise
 from redact_agent.tools.ocr import MODELS_DIR, RAPID_PARAMS, RapidOcrEngine
 
 SOURCE = Path(rapidocr.__file__).parent / "models"
@@ -65,7 +65,7 @@ def pages(seed: int, n: int, tmp: Path) -> tuple[list[np.ndarray], str]:
     """The synthetic pages, and the sha256 of their PNG files one after another (the manifest
     records the calibration pages', and a test checks that the synthesiser still draws them)."""
     out = tmp / f"synth-{seed}"
-    ids = synthesise(out, n, seed, profile="balanced")
+    ids = synthesise(out, n, seed, profile=BALANCED)
     files = [out / f"{i}.png" for i in ids]
     digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
     return [np.asarray(Image.open(f).convert("RGB")) for f in files], digest
@@ -206,7 +206,7 @@ def main() -> None:
             "calibration": {
                 "pages": args.pages,
                 "seed": CALIBRATION_SEED,
-                "profile": "balanced",
+                "profile": BALANCED,
                 "method": "minmax",
                 "pages_sha256": digest,
             },

@@ -158,11 +158,14 @@ class Values:
         start, end = (TODAY + timedelta(days=365.24 * years) for years in (start_years, end_years))
         return self.fake.date_between(start_date=start, end_date=end)
 
+    def _date(self, start_years: int, end_years: int) -> str:
+        return self._day(start_years, end_years).strftime(self.rng.choice(_DATE_FORMATS))
+
     def date_of_birth(self) -> str:
-        return self._day(-80, -18).strftime(self.rng.choice(_DATE_FORMATS))
+        return self._date(-80, -18)
 
     def date(self) -> str:
-        return self._day(-6, 1).strftime(self.rng.choice(_DATE_FORMATS))
+        return self._date(-6, 1)
 
     def short_date(self) -> str:
         return self._day(-6, 1).strftime(self.rng.choice(["%m/%d/%Y", "%m/%d/%y", "%Y-%m-%d"]))

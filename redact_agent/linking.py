@@ -5,8 +5,9 @@ own library:
 - PHONE_NUMBER: the E.164 number (`phonenumbers`, US by default), "(312) 555-0199" and
   "312.555.0199" alike;
 - PERSON_NAME: the surname and the given name (`probablepeople`), in either order ("Fran Brown",
-  "BROWN, FRAN"); a given name's initial ("F. Brown") or a lone surname ("Brown") joins the one
-  person of the scope it fits, and stays alone when two would;
+  "BROWN, FRAN", "Brown. Fran" with the comma read as a dot); a given name's initial ("F. Brown")
+  or a lone surname ("Brown") joins the one person of the scope it fits, and stays alone when two
+  would;
 - POSTAL_ADDRESS: house number, street name and ZIP code (`usaddress`);
 - ORGANIZATION: the name without its legal form ("Acme Inc." and "ACME"), unless both print
   different ones ("Jones Ltd" and "Jones LLC");
@@ -42,7 +43,11 @@ CODE_TYPES = frozenset(
 )  # fmt: skip
 _OCR_DIGITS = str.maketrans({"o": "0", "i": "1", "l": "1", "s": "5", "b": "8", "z": "2"})
 _LEGAL_FORM = re.compile(r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|plc|lp|llp)\b\.?", re.IGNORECASE)
-_HONORIFIC = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof)\.?\s+", re.IGNORECASE)
+_HONORIFIC = re.compile(
+    r"^(?:mr|mrs|ms|miss|dr|prof|rev|hon|fr|atty|capt|col|gen|lt|maj|sgt|sen|rep|gov)\.?\s+", re.IGNORECASE
+)
+# "Mack. Scott": "Mack, Scott" with its comma read as a dot (a title is stripped before this)
+_COMMA_READ_AS_DOT = re.compile(r"^(?P<last>[^\W\d_][\w'-]{2,})\.\s+(?P<first>[^\W\d_][\w'-]+)$")
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,8 @@ def person(value: str) -> Name | None:
     text = _HONORIFIC.sub("", " ".join(value.split()))
     if not text:
         return None
+    if misread := _COMMA_READ_AS_DOT.match(text):
+        return Name(alnum(misread["last"]), alnum(misread["first"]))
     try:
         tags, kind = probablepeople.tag(text)
     except probablepeople.RepeatedLabelError:

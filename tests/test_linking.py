@@ -78,3 +78,5 @@ def test_normal_forms():
     assert normal_form("CUSTOMER_ID", "Cl-4O5") == "c1405"
     assert person("Dr. Fran Brown") == person("BROWN, FRAN")
     assert person("F. Brown").first == "f" and person("Brown").first == ""
+    assert person("Brown. Fran") == person("Fran Brown")  # the comma read as a dot
+    assert person("Rev. Brown") == person("Brown")  # a title, not a surname before a comma

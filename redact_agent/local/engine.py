@@ -324,12 +324,14 @@ LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisa
 
 
 def _surnames(name: str) -> list[str]:
-    """The surname of a "First [M.] Last" or "Last, First" name, when it is one a reader would
-    know alone (a census surname of three letters or more that is no form word)."""
+    """The surname of a name as linking reads it (`person`: "First [M.] Last", "Last, First"), when
+    it is one a reader would know alone (a census surname of three letters or more that is no form
+    word)."""
     parts = _tokens(name)
-    if len(parts) < 2:
+    parsed = person(name)
+    if len(parts) < 2 or parsed is None:
         return []
-    last = (parts[0] if parts[0].endswith(",") else parts[-1]).strip(EDGE)
+    last = next((p.strip(EDGE) for p in parts if alnum(p) == parsed.last), "")
     plain = len(last) >= 3 and last.isalpha() and last.casefold() not in FIELD_WORDS
     return [last] if plain and is_common_surname(last) else []
 

@@ -23,6 +23,7 @@ from redact_agent.boxes import Box
 GROW = 2
 TALL = 1.6  # a component this many times the word's tall glyphs' height: a stamp or frame crosses it
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
+DOT = 0.1  # the least side of a dot or accent, on average, in heights of its line's ink
 STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
 STUB = 0.1  # the least share of the crop's height or width a light piece running out of it spans to be a stamp's
 
@@ -101,7 +102,8 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     glyphs (the upper quartile of the components that are not specks, dots or dashes, which are
     under a sixth of the crop); and it is strokes, not a solid shape (a logo's ground). It is
     measured only in the rows the other glyphs span, widened by a quarter of their height (for
-    its own ascender or descender)."""
+    its own ascender or descender), and without the stroke where it runs on out of the crop
+    (`_less_strokes`: a frame's line through a '0' kept the quarter above and below it)."""
     ch = labels.shape[0]
     heights = {i: int(stats[i][cv2.CC_STAT_HEIGHT]) for i in keep}
     glyphs = [h for h in heights.values() if h >= ch / 6]
@@ -120,18 +122,31 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     rows = slice(max(0, top - (bottom - top) // 4), bottom + (bottom - top) // 4)
     out = [stats[i] for i in normal]
     for i in crossed:
-        ys, xs = np.nonzero(labels[rows] == i)
+        ys, xs = np.nonzero(_less_strokes(labels == i, top, bottom)[rows])
         if len(xs):
             ys += rows.start
             out.append(np.array([xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1, len(xs)], dtype=np.int32))
     return out
 
 
+def _less_strokes(glyph: NDArray[np.bool_], top: int, bottom: int) -> NDArray[np.bool_]:
+    """A crossed glyph's pixels less its pieces outside rows [top, bottom) that run out of the
+    crop: the stroke that crosses it, above and below it (a descender of its own ends inside)."""
+    outside = glyph.copy()
+    outside[top:bottom] = False
+    _, found = cv2.connectedComponents(outside.astype(np.uint8), connectivity=8)
+    pieces = np.asarray(found, dtype=np.int32)
+    edge = np.unique(np.concatenate((pieces[0], pieces[-1], pieces[:, 0], pieces[:, -1])))
+    return glyph & ~np.isin(pieces, edge[edge > 0])
+
+
 def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where they fall into bands of rows with no ink
     between them, the band with the most ink, and a band above it only when its pieces are no
-    taller or wider than dots and accents (an 'i's dot); a band below it is the tops of the next line's
-    letters, which a skewed or tall OCR box takes in."""
+    taller or wider than dots and accents (an 'i's dot), of those the ones near the line and no
+    smaller than a dot (`DOT`: a pixel of noise in a ring's band over a code kept its box 9 px
+    high); a band below it is the tops of the next line's letters, which a skewed or tall OCR box
+    takes in."""
     if len(components) < 2:
         return components
     bands: list[list[NDArray[np.int32]]] = []
@@ -156,6 +171,7 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
         if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
         for c in band
         if c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] >= top - NEAR * height  # further up: a speck
+        and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
     ]
     return dots + bands[main]
 

@@ -46,6 +46,12 @@ def test_a_name_printed_again_in_another_form_is_marked():
     assert {("PERSON_NAME", "BROWN, FRAN", "repeat"), ("PERSON_NAME", "F. Brown", "repeat")} <= found
 
 
+def test_a_name_whose_comma_was_read_as_a_dot_is_found_again_by_its_initial():
+    # Synthetic documents seed 211: "Mack, Scott" read "Mack. Scott"; "S. Mack" on another page.
+    found = _found(("Attn: Mack. Scott", (40, 40, 300, 64)), ("per S. Mack today", (40, 400, 400, 424)))
+    assert ("PERSON_NAME", "S. Mack", "repeat") in found
+
+
 def _printed(type_: str, value: str, *texts: str) -> list[str]:
     """What `_printed_as` finds of a value among words printed in one line."""
     words = rows((" ".join(texts), (40, 40, 40 + 20 * len(" ".join(texts)), 64)))

@@ -39,7 +39,7 @@ from redact_agent.images import png_bytes
 from redact_agent.inputs import Document, Page
 from redact_agent.linking import Linker
 from redact_agent.local.engine import LocalEngine, printed_again
-from redact_agent.local.orientation import upright
+from redact_agent.local.unread import read
 from redact_agent.machine import peak_mb
 from redact_agent.manifest import Entry, Manifest, config_hash
 from redact_agent.pages import Prediction, PredictionPage, load_prediction_page
@@ -183,7 +183,7 @@ class Found:
     doc: Document
     page: PredictionPage
     words: list[Word] | None
-    turn: Image.Transpose | None  # the turn the words were read at (`orientation.upright`)
+    turn: Image.Transpose | None  # the turn the words were read at (`unread.read`)
     seconds: float
 
     @property
@@ -217,7 +217,7 @@ def find_page(job: Job, out: Path, page: Page, doc: Document, linker: Linker, ma
     found = found.model_copy(update={"predictions": linker.link(found.predictions)})
     words, turn = None, None
     if many:
-        _, turn, words = upright(image, get_engine(job.ocr))
+        _, turn, words = read(image, get_engine(job.ocr))
     return Found(doc, found, words, turn, time.perf_counter() - t0)
 
 

@@ -31,8 +31,9 @@ from redact_agent.local import (
 )
 from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.names import is_common_surname
-from redact_agent.local.orientation import turned_back_all, upright
+from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
+from redact_agent.local.unread import read
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -184,7 +185,7 @@ class LocalEngine:
 
     def predict(self, page: Image.Image) -> list[Prediction]:
         """The page's predictions; a sideways or upside-down page's are found on it turned upright."""
-        turned = upright(page, self.ocr)
+        turned = read(page, self.ocr)
         found = self.find(turned.page, turned.words)
         return turned_back_all(self.to_predictions(turned.page, found), turned.turn, page.size)
 

@@ -1,0 +1,94 @@
+"""Lines of print the OCR's detector passed over, to be read again on a crop of their own.
+
+A stamp printed over a line can hide the whole line from the text detector, which finds it on a
+crop that holds less of the stamp (synthetic documents seed 223: a phone number under "PAID", a
+code under a gray "FILED"). What no word covers is looked at: the page's ink (Otsu), less every
+word's box, in glyph-sized pieces (from a quarter of the page's median word height to one word
+height, not solid), joined into lines where they lie less than a word height apart in a row; a
+line of `GLYPHS` pieces or more and at least two word heights long is a line the detector missed.
+A stamp's own letters are taller than the print and are no glyphs here; a column of sideways
+text joins no row. The crop to read a line on goes on along its rows over the uncovered ink that
+continues it (a value that a stamp's letters touch is no glyphs). Words read on it that words
+read before cover are dropped.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections
+from redact_agent.local.ink import GROW, grey
+from redact_agent.local.orientation import Upright, upright
+from redact_agent.tools.ocr import OcrEngine, Word
+from redact_agent.tools.regions import ocr_words
+
+GLYPHS = 4  # the fewest glyph-sized pieces in a row that make a line
+SOLID = 0.85  # a piece filling more of its box is a mark (a bullet, a box's corner), not a glyph
+MOST = 8  # lines read again on one page at most, those of the most glyphs first
+READ = 0.3  # a word read on a crop is one read already when a word read before covers this much of it
+
+
+def read(page: Image.Image, ocr: OcrEngine) -> Upright:
+    """The page turned upright (`orientation.upright`) and its words, with those of the lines the
+    text detector passed over (`missed_lines`) read on a crop each."""
+    found = upright(page, ocr)
+    words = found.words
+    more: list[Word] = []
+    line = max((w.line for w in words), default=-1) + 1
+    for box in missed_lines(grey(np.asarray(found.page.convert("RGB"))), words):
+        again = ocr_words(found.page, ocr, box)
+        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in words + more])
+        new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
+        more += [
+            Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
+        ]
+        line += max((w.line for w in again), default=0) + 1
+    return found._replace(words=words + more)
+
+
+def _along(columns: NDArray[np.bool_], x0: int, x1: int, gap: int) -> tuple[int, int]:
+    """[x0, x1) grown along its rows over the uncovered ink that goes on from it with no gap of
+    `gap` columns (a value a stamp's letters touch, which makes it no glyphs)."""
+    inked = np.flatnonzero(columns)
+    while (left := inked[(inked < x0) & (inked >= x0 - gap)]).size:
+        x0 = int(left.min())
+    while (right := inked[(inked >= x1) & (inked < x1 + gap)]).size:
+        x1 = int(right.max()) + 1
+    return x0, x1
+
+
+def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
+    """The boxes of lines of glyph-sized ink that no word covers, each grown by half a word height
+    above and below and one word height on either side (the crop to read it on)."""
+    if not words:
+        return []
+    height = float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
+    _, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    ink = np.asarray(ink, dtype=np.uint8)
+    for word in words:
+        x0, y0, x1, y1 = (int(v) for v in word.bbox)
+        ink[max(0, y0 - GROW) : y1 + GROW + 1, max(0, x0 - GROW) : x1 + GROW + 1] = 0
+    _, labels, found_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    w, h, area = np.asarray(found_stats, dtype=np.float64)[:, 2:].T
+    glyph = (height / 4 <= h) & (h <= height) & (w <= 1.5 * height) & (area < SOLID * w * h)
+    glyph[0] = False  # the background
+    glyphs = np.asarray(glyph[labels], dtype=np.uint8)
+    rows = cv2.dilate(glyphs, np.ones((1, max(1, round(height))), np.uint8))
+    m, row_labels, row_stats, _ = cv2.connectedComponentsWithStats(rows, connectivity=8)
+    at = np.nonzero(glyphs)
+    pairs = np.unique(np.stack([np.asarray(row_labels)[at], labels[at]]), axis=1)  # (row, piece) once each
+    pieces = np.bincount(pairs[0], minlength=m)
+    found = []
+    for j in range(1, m):
+        x, y, w, h, _ = (int(v) for v in row_stats[j])
+        if pieces[j] >= GLYPHS and w >= 2 * height and h <= 1.5 * height:
+            x0, x1 = _along(np.asarray(ink[y : y + h].any(axis=0), dtype=bool), x, x + w, round(height))
+            found.append((int(pieces[j]), (x0 - height, y - height / 2, x1 + height, y + h + height / 2)))
+    found.sort(key=lambda f: -f[0])
+    page_h, page_w = page_grey.shape
+    return [
+        (max(0.0, b[0]), max(0.0, b[1]), min(float(page_w), b[2]), min(float(page_h), b[3])) for _, b in found[:MOST]
+    ]

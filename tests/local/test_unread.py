@@ -1,0 +1,55 @@
+"""Lines the OCR's text detector passed over are found by their uncovered ink and read on a crop."""
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from redact_agent.local.unread import missed_lines, read
+from redact_agent.tools.ocr import RapidOcrEngine, Word
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def _word(x0: float, y0: float, x1: float, y1: float) -> Word:
+    return Word("word", (x0, y0, x1, y1), 0.9, 0, 0)
+
+
+def _glyphs(page: np.ndarray, x: int, y: int, n: int, size: int = 14, step: int = 18) -> None:
+    """`n` glyph-like rings of `size` px in a row from (x, y)."""
+    for k in range(n):
+        page[y : y + size, x + k * step : x + k * step + size - 4] = 0
+        page[y + 3 : y + size - 3, x + k * step + 3 : x + k * step + size - 7] = 255
+
+
+def test_an_unread_row_of_glyphs_is_a_missed_line_and_a_read_one_is_not():
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 40, 6)  # read: a word covers it
+    _glyphs(page, 40, 200, 6)  # missed
+    words = [_word(38, 34, 150, 58), _word(300, 34, 400, 58)]  # words 24 px high
+    (box,) = missed_lines(page, words)
+    assert box[0] <= 40 and box[1] <= 200 and box[2] >= 40 + 5 * 18 + 10 and box[3] >= 214
+    assert box[1] > 58  # not the read line above
+
+
+def test_a_stamps_tall_letters_a_column_and_a_few_marks_are_no_line():
+    page = np.full((600, 600), 255, np.uint8)
+    for k in range(5):  # a stamp's letters, three word heights tall
+        page[300:372, 40 + 80 * k : 100 + 80 * k] = 0
+        page[310:362, 50 + 80 * k : 90 + 80 * k] = 255
+    for k in range(6):  # sideways text: glyphs down a column
+        _glyphs(page, 540, 20 + 40 * k, 1)
+    _glyphs(page, 40, 500, 3)  # three marks: too few for a line
+    assert missed_lines(page, [_word(300, 20, 400, 44)]) == []
+
+
+def test_a_line_a_stamp_hid_from_the_detector_is_read_on_its_own_crop():
+    # Synthetic documents seed 223: "PAID" over "... pending 933.658.1321"; at the page's size
+    # (1700 x 2200, the detector's 1536 px limit) the detector finds no line there.
+    page = np.full((2200, 1700), 255, np.uint8)
+    page[1600:1700] = np.asarray(Image.open(FIXTURES / "stamp-over-line.png").convert("L"))
+    image = Image.fromarray(page).convert("RGB")
+    ocr = RapidOcrEngine()
+    assert "933.658.1321" not in [w.text for w in ocr.words(image)]
+    found = [w for w in read(image, ocr).words if w.text == "933.658.1321"]
+    assert len(found) == 1 and 1600 < found[0].bbox[1] < found[0].bbox[3] < 1720

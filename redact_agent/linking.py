@@ -43,9 +43,8 @@ CODE_TYPES = frozenset(
 )  # fmt: skip
 _OCR_DIGITS = str.maketrans({"o": "0", "i": "1", "l": "1", "s": "5", "b": "8", "z": "2"})
 _LEGAL_FORM = re.compile(r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|plc|lp|llp)\b\.?", re.IGNORECASE)
-_HONORIFIC = re.compile(
-    r"^(?:mr|mrs|ms|miss|dr|prof|rev|hon|fr|atty|capt|col|gen|lt|maj|sgt|sen|rep|gov)\.?\s+", re.IGNORECASE
-)
+_TITLES = "mr|mrs|ms|miss|dr|prof|rev|hon|fr|atty|capt|col|gen|lt|maj|sgt|sen|rep|gov"
+_HONORIFIC = re.compile(rf"^(?:{_TITLES})\.?\s+", re.IGNORECASE)
 # "Mack. Scott": "Mack, Scott" with its comma read as a dot (a title is stripped before this)
 _COMMA_READ_AS_DOT = re.compile(r"^(?P<last>[^\W\d_][\w'-]{2,})\.\s+(?P<first>[^\W\d_][\w'-]+)$")
 
@@ -61,6 +60,11 @@ class Name:
     @property
     def full(self) -> bool:
         return len(self.first) > 1
+
+
+def is_title(word: str) -> bool:
+    """A person's title printed before the name ("Mr.", "Dr", "Sgt.")."""
+    return re.fullmatch(rf"(?:{_TITLES})\.?", word, re.IGNORECASE) is not None
 
 
 def alnum(text: str) -> str:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
 from redact_agent.boxes import union_box
-from redact_agent.linking import CODE_TYPES, alnum, code_form, normal_form, person
+from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local import (
     entities,
     handles,
@@ -324,17 +325,17 @@ def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[t
 LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
 
 
-def _surnames(name: str) -> list[str]:
+def _surnames(name: str) -> list[tuple[str, bool]]:
     """The surname of a name as linking reads it (`person`: "First [M.] Last", "Last, First"), when
-    it is one a reader would know alone (a census surname of three letters or more that is no form
-    word)."""
+    it is one a reader would know alone (a census surname of three letters or more), with whether
+    it is a form word ("Weeks", "Price"), which is the person's only after a title ("Mr. Weeks")."""
     parts = _tokens(name)
     parsed = person(name)
     if len(parts) < 2 or parsed is None:
         return []
     last = next((p.strip(EDGE) for p in parts if alnum(p) == parsed.last), "")
-    plain = len(last) >= 3 and last.isalpha() and last.casefold() not in FIELD_WORDS
-    return [last] if plain and is_common_surname(last) else []
+    plain = len(last) >= 3 and last.isalpha() and is_common_surname(last)
+    return [(last, last.casefold() in FIELD_WORDS)] if plain else []
 
 
 def _name_forms(name: str) -> list[list[str]]:
@@ -346,18 +347,26 @@ def _name_forms(name: str) -> list[list[str]]:
     return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
 
 
-def _forms(type_: str, value: str) -> list[tuple[list[str], bool, str]]:
+Lone = Literal["no", "surname", "after a title"]
+
+
+def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
     """The word sequences a found value is printed again as, each with whether it is a lone
-    surname (which must be capitalised, and scores below every recogniser) and why: the value
-    (a block's lines one by one: "Suite 200" is printed alone, a name's first name is not), a
-    name's other forms, and its surname."""
+    surname (which must be capitalised, and scores below every recogniser; one that is a form
+    word, only after a title) and why: the value (a block's lines one by one: "Suite 200" is
+    printed alone, a name's first name is not), a name's other forms, and its surname."""
     flat = value.replace("\n", " ")
     lines = [_tokens(line) for line in ([flat] if type_ == "PERSON_NAME" else value.split("\n"))]
-    out = [(tokens, False, "printed again") for tokens in lines if len("".join(tokens)) >= 4]
+    out: list[tuple[list[str], Lone, str]] = [(t, "no", "printed again") for t in lines if len("".join(t)) >= 4]
     if type_ == "PERSON_NAME":
-        out += [(form, False, "another printed form") for form in _name_forms(flat)]
-        out += [([surname], True, "the surname") for surname in _surnames(flat)]
+        out += [(form, "no", "another printed form") for form in _name_forms(flat)]
+        out += [([last], "after a title" if word else "surname", "the surname") for last, word in _surnames(flat)]
     return out
+
+
+def _titled(words: list[Word], i: int) -> bool:
+    """Word `i` comes right after a person's title on its line ("Mr. Weeks")."""
+    return i > 0 and words[i - 1].line == words[i].line and is_title(words[i - 1].text)
 
 
 def _spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
@@ -366,9 +375,9 @@ def _spans_of(text: PageText, type_: str, value: str, score: float, source: str,
     out = []
     for tokens, lone, how in _forms(type_, value):
         for ws, left, right in _printed(text, tokens):
-            if not lone:
+            if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
-            elif words[ws[0]].text.lstrip(EDGE)[:1].isupper():
+            elif words[ws[0]].text.lstrip(EDGE)[:1].isupper() and (lone == "surname" or _titled(words, ws[0])):
                 out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))

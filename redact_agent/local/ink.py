@@ -143,10 +143,10 @@ def _less_strokes(glyph: NDArray[np.bool_], top: int, bottom: int) -> NDArray[np
 def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where they fall into bands of rows with no ink
     between them, the band with the most ink, and a band above it only when its pieces are no
-    taller or wider than dots and accents (an 'i's dot), of those the ones near the line and no
-    smaller than a dot (`DOT`: a pixel of noise in a ring's band over a code kept its box 9 px
-    high); a band below it is the tops of the next line's letters, which a skewed or tall OCR box
-    takes in."""
+    taller or wider than dots and accents (an 'i's dot), of those the ones near a glyph under them
+    (`_over_a_glyph`) and no smaller than a dot (`DOT`: a pixel of noise in a ring's band over a
+    code kept its box 9 px high); a band below it is the tops of the next line's letters, which a
+    skewed or tall OCR box takes in."""
     if len(components) < 2:
         return components
     bands: list[list[NDArray[np.int32]]] = []
@@ -164,16 +164,28 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
         c[cv2.CC_STAT_TOP] for c in bands[main]
     )
     small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
-    top = min(c[cv2.CC_STAT_TOP] for c in bands[main])
     dots = [
         c
         for band in bands[:main]
         if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
         for c in band
-        if c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] >= top - NEAR * height  # further up: a speck
+        if _over_a_glyph(c, bands[main], NEAR * height)  # further up: a speck, or the line above's
         and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
     ]
     return dots + bands[main]
+
+
+def _over_a_glyph(dot: NDArray[np.int32], line: list[NDArray[np.int32]], reach: float) -> bool:
+    """A dot or accent `reach` px or less above a glyph of the line under it (within its own
+    width to either side). On a skewed line, the tops of its glyphs at the far end do not make
+    the line above's foot at this end a dot."""
+    left, width = int(dot[cv2.CC_STAT_LEFT]), int(dot[cv2.CC_STAT_WIDTH])
+    bottom = int(dot[cv2.CC_STAT_TOP] + dot[cv2.CC_STAT_HEIGHT])
+    return any(
+        c[cv2.CC_STAT_TOP] - bottom <= reach
+        for c in line
+        if c[cv2.CC_STAT_LEFT] < left + 2 * width and c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH] > left - width
+    )
 
 
 def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:

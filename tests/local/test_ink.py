@@ -203,6 +203,19 @@ def test_a_pixel_of_noise_just_above_a_word_is_no_dot():
     assert tighten(page, (26, 18, 70, 46)) == (30.0, 24.0, 66.0, 42.0)
 
 
+def test_the_foot_of_the_line_above_over_a_skewed_lines_low_end_is_no_dot():
+    # Synthetic documents seed 89: on a skewed page the code's line climbs to the right; a piece of
+    # the e-mail above it, over the code's first glyph, lay near the line's highest glyph but 12 px
+    # over the glyph under it (IoU 0.68).
+    page = np.full((80, 240), 255, np.uint8)
+    for k, x in enumerate(range(30, 200, 20)):
+        page[40 - k : 60 - k, x : x + 12] = 0  # nine glyphs 20 px tall, each a pixel higher
+    page[26:30, 34:38] = 0  # the foot of the line above, 10 px over the first glyph
+    assert tighten(page, (26, 24, 206, 64)) == (30.0, 32.0, 202.0, 60.0)
+    page[28:31, 154:157] = 0  # an 'i's dot 3 px over the seventh glyph stays
+    assert tighten(page, (26, 24, 206, 64)) == (30.0, 28.0, 202.0, 60.0)
+
+
 def test_a_rings_band_below_a_code_is_not_its_ink():
     # A coffee ring's band (gray, darkening the page) crosses the code's last glyphs and hangs
     # below them out of the crop: shorter than a quarter of the crop, but running out of it, so

@@ -33,6 +33,14 @@ def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():
     assert not any(text in ("Price", "huang") for _, text, _ in found)
 
 
+def test_a_surname_that_is_a_form_word_is_marked_alone_after_a_title():
+    # Synthetic documents seed 89: "Justin Weeks", then "... returned we Mr. Weeks".
+    words = rows(("Attn: Mary Price", (40, 40, 300, 64)), ("call Mr. Price or Unit Price", (40, 400, 500, 424)))
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    alone = [s.words for s in spans if s.type == "PERSON_NAME" and len(s.words) == 1]
+    assert [words[i].text for i in (5, 8)] == ["Price", "Price"] and alone == [(5,)]  # "Mr. Price", not "Unit Price"
+
+
 def test_a_surname_inside_an_organisation_stays_with_it():
     found = _found(("Attn: Gary Huang", (40, 40, 300, 64)), ("Huang Media Group LLC", (40, 400, 400, 424)))
     assert not any(t == "PERSON_NAME" and text == "Huang" for t, text, _ in found)

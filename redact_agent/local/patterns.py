@@ -150,7 +150,8 @@ def _dates(seg: Segment) -> Iterator[Span]:
 
 def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
-    missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166"), or
+    missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166") or
+    glued to a label ("Tel.(747) 206-0001", where it finds none), or
     whose digits after "+1" the OCR read in part; each with its extension ("ext. 764"), which
     the annotation guidelines put inside the span and `phonenumbers` leaves out after another
     number ("CL-65682 654-408-6224 ext. 764": it rejects the candidate that starts at "65682")."""
@@ -160,7 +161,9 @@ def _phones(seg: Segment) -> Iterator[Span]:
             found.append((match.start, match.end))
     in_part = [m for m in PHONE_IN_PART.finditer(seg.text) if len(re.sub(r"\D", "", m.group(0))) >= 8]
     for m in [*PHONE_SHAPE.finditer(seg.text), *in_part]:
-        clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1])
+        # Not inside a longer run of digits and dots; an area code's bracket opens it whatever is
+        # glued before ("Tel.(747) 206-0001")
+        clear = m.start() == 0 or not re.match(r"[\w.-]", seg.text[m.start() - 1]) or m.group(0)[0] == "("
         if clear and not any(s < m.end() and m.start() < e for s, e in found):
             found.append((m.start(), m.end()))
     for start, end in found:

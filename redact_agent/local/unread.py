@@ -2,8 +2,9 @@
 
 A stamp printed over a line can hide the whole line from the text detector, which finds it on a
 crop that holds less of the stamp (synthetic documents seed 223: a phone number under "PAID", a
-code under a gray "FILED"). What no word covers is looked at: the page's ink (Otsu), less every
-word's box, in glyph-sized pieces (from a quarter of the page's median word height to one word
+code under a gray "FILED"; a stamp read as a word, "RECEIVED", over a code and a line). What no
+word of the print covers is looked at: the page's print (`_dark`), less every word's box but a
+stamp's (`_print`), in glyph-sized pieces (from a quarter of the page's median word height to one word
 height, not solid), joined into lines where they lie less than a word height apart in a row; a
 line of `GLYPHS` pieces or more and at least two word heights long is a line the detector missed.
 A stamp's own letters are taller than the print and are no glyphs here; a column of sideways
@@ -29,6 +30,7 @@ GLYPHS = 4  # the fewest glyph-sized pieces in a row that make a line
 SOLID = 0.85  # a piece filling more of its box is a mark (a bullet, a box's corner), not a glyph
 MOST = 8  # lines read again on one page at most, those of the most glyphs first
 READ = 0.3  # a word read on a crop is one read already when a word read before covers this much of it
+TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
@@ -40,7 +42,7 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     line = max((w.line for w in words), default=-1) + 1
     for box in missed_lines(grey(np.asarray(found.page.convert("RGB"))), words):
         again = ocr_words(found.page, ocr, box)
-        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in words + more])
+        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in _print(words) + more])
         new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
         more += [
             Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
@@ -60,14 +62,61 @@ def _along(columns: NDArray[np.bool_], x0: int, x1: int, gap: int) -> tuple[int,
     return x0, x1
 
 
+def _height(words: list[Word]) -> float:
+    """The page's median word height."""
+    return float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
+
+
+def _print(words: list[Word]) -> list[Word]:
+    """The words of the page's print: not a stamp's letters read as a word, which are more than
+    `TALL` times the median word's height (a stamp read "RECEIVED" over a code and the line under
+    it hid both)."""
+    height = _height(words) if words else 0.0
+    return [w for w in words if w.bbox[3] - w.bbox[1] <= TALL * height]
+
+
+def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
+    """The page's ink two ways: under Otsu's threshold, and only its print, darker than halfway
+    between the ink's darkest tone (the 5th percentile of Otsu's ink) and the paper (the 90th
+    percentile). A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
+    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
+    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
+    otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
+    if not inked.size:
+        return []
+    middle = (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
+    return [np.asarray(ink, dtype=np.uint8), np.asarray(page_grey < middle, dtype=np.uint8)]
+
+
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
-    """The boxes of lines of glyph-sized ink that no word covers, each grown by half a word height
-    above and below and one word height on either side (the crop to read it on)."""
+    """The boxes of lines of glyph-sized ink that no word of the print covers, in either ink
+    (`_inks`; a line found in both, once), each grown by half a word height above and below and
+    one word height on either side (the crop to read it on)."""
     if not words:
         return []
-    height = float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
-    _, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    ink = np.asarray(ink, dtype=np.uint8)
+    height = _height(words)
+    found: list[tuple[int, Box]] = []
+    for ink in _inks(page_grey):
+        for pieces, box in _lines(ink, _print(words), height):
+            if not any(_same(box, b) for _, b in found):
+                found.append((pieces, box))
+    found.sort(key=lambda f: -f[0])
+    page_h, page_w = page_grey.shape
+    return [
+        (max(0.0, b[0]), max(0.0, b[1]), min(float(page_w), b[2]), min(float(page_h), b[3])) for _, b in found[:MOST]
+    ]
+
+
+def _same(a: Box, b: Box) -> bool:
+    """Two crops of one line: they share half the smaller one."""
+    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return inter > 0.5 * min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _lines(ink: NDArray[np.uint8], words: list[Word], height: float) -> list[tuple[int, Box]]:
+    """The lines of glyph-sized pieces of `ink` that `words` do not cover, with their pieces."""
+    ink = ink.copy()
     for word in words:
         x0, y0, x1, y1 = (int(v) for v in word.bbox)
         ink[max(0, y0 - GROW) : y1 + GROW + 1, max(0, x0 - GROW) : x1 + GROW + 1] = 0
@@ -87,8 +136,4 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
         if pieces[j] >= GLYPHS and w >= 2 * height and h <= 1.5 * height:
             x0, x1 = _along(np.asarray(ink[y : y + h].any(axis=0), dtype=bool), x, x + w, round(height))
             found.append((int(pieces[j]), (x0 - height, y - height / 2, x1 + height, y + h + height / 2)))
-    found.sort(key=lambda f: -f[0])
-    page_h, page_w = page_grey.shape
-    return [
-        (max(0.0, b[0]), max(0.0, b[1]), min(float(page_w), b[2]), min(float(page_h), b[3])) for _, b in found[:MOST]
-    ]
+    return found

@@ -471,3 +471,10 @@ def test_a_phones_extension_is_inside_its_span(line, value):
     words = rows((line, (40, 40, 600, 64)))
     phones = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PHONE_NUMBER"]
     assert phones == [value]
+
+
+def test_a_phone_glued_to_its_label_by_the_area_codes_bracket_is_found():
+    # Synthetic entities seed 59: "Tel.(747) 206-0001", which phonenumbers does not match.
+    words = rows(("Tel.(747) 206-0001 185.0.156.6", (40, 40, 600, 64)))
+    phones = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PHONE_NUMBER"]
+    assert phones == ["(747) 206-0001"]

@@ -53,3 +53,13 @@ def test_a_line_a_stamp_hid_from_the_detector_is_read_on_its_own_crop():
     assert "933.658.1321" not in [w.text for w in ocr.words(image)]
     found = [w for w in read(image, ocr).words if w.text == "933.658.1321"]
     assert len(found) == 1 and 1600 < found[0].bbox[1] < found[0].bbox[3] < 1720
+
+
+def test_a_stamp_read_as_a_word_hides_no_line_and_a_gray_one_joins_no_glyphs():
+    # Synthetic entities seed 59: "RECEIVED", gray, read as one word three lines tall over a code.
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 200, 6)
+    page[204:208, 30:160] = 150  # the stamp's stroke through the glyphs, lighter than the print
+    words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), _word(20, 150, 500, 260)]  # the last: the stamp
+    (box,) = missed_lines(page, words)
+    assert box[1] <= 200 and box[3] >= 214

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections
+from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections, iou_matrix
 from redact_agent.local.ink import GROW, grey
 from redact_agent.local.orientation import Upright, upright
 from redact_agent.tools.ocr import OcrEngine, Word
@@ -31,6 +31,7 @@ SOLID = 0.85  # a piece filling more of its box is a mark (a bullet, a box's cor
 MOST = 8  # lines read again on one page at most, those of the most glyphs first
 READ = 0.3  # a word read on a crop is one read already when a word read before covers this much of it
 TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
+SAME = 0.5  # a word read on a crop is such a tall word read again (large print) at this IoU with it
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
@@ -44,6 +45,8 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
         again = ocr_words(found.page, ocr, box)
         boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in _print(words) + more])
         new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
+        tall = as_array([w.bbox for w in words if w not in _print(words)])  # large print, read again
+        new &= iou_matrix(boxes, tall).max(axis=1, initial=0.0) < SAME
         more += [
             Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
         ]

@@ -27,7 +27,7 @@ from redact_agent.errors import BackendError, InputError
 from redact_agent.images import open_image
 from redact_agent.qa import METHODS, InputMode, Method
 from redact_agent.qa.ask import Asker
-from redact_agent.synth.corpus import synthesise
+from redact_agent.synth.corpus import BALANCED, synthesise
 
 # The words a policy or a question uses for a protected type (the types synthetic pages print).
 NAMES = {"PHONE_NUMBER": "phone number", "ACCOUNT_NUMBER": "account number", "EMAIL_ADDRESS": "e-mail address",
@@ -47,7 +47,7 @@ JUDGE_FAITH = (
 def synth_qa(out: Path, pages: int, seed: int) -> list[dict[str, Any]]:
     """Questions over `pages` synthetic pages: per page one protected value, asked about directly
     (explicit) and through a summary whose checklist holds the page's other values (implicit)."""
-    ids = synthesise(out / "pages", pages, seed, "balanced", 1)
+    ids = synthesise(out / "pages", pages, seed, BALANCED, 1)
     rng = random.Random(seed)
     questions = []
     for page_id in ids:

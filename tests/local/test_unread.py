@@ -63,3 +63,33 @@ def test_a_stamp_read_as_a_word_hides_no_line_and_a_gray_one_joins_no_glyphs():
     words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), _word(20, 150, 500, 260)]  # the last: the stamp
     (box,) = missed_lines(page, words)
     assert box[1] <= 200 and box[3] >= 214
+
+
+class _ScriptedOcr:
+    """Words for the page as given, and for any crop of it the words `crop` says, in its pixels."""
+
+    name = "scripted"
+
+    def __init__(self, page_size: tuple[int, int], page: list[Word], crop: list[Word]) -> None:
+        self.page_size, self.page, self.crop = page_size, page, crop
+
+    def words(self, image: Image.Image) -> list[Word]:
+        return self.page if image.size == self.page_size else self.crop
+
+    def clear_cache(self) -> None:
+        pass
+
+
+def test_large_print_read_again_on_its_crop_is_not_added_twice():
+    # vrdu: a name printed twice the page's word height ("Lydia Dowl") is no stamp's, but its
+    # glyphs are uncovered ink; read again on the crop, it is the same word, not a second one.
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 200, 6, size=20, step=24)
+    words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), Word("Lydia", (36, 190, 176, 240), 0.99, 2, 2)]
+    (box,) = missed_lines(page, words)
+    x0, y0 = int(box[0]), int(box[1])
+    again = Word("Lydia", (36 - x0, 191 - y0, 175 - x0, 239 - y0), 0.99, 0, 0)
+    image = Image.fromarray(page).convert("RGB")
+    assert read(image, _ScriptedOcr(image.size, words, [again])).words == words
+    elsewhere = Word("Lydia", (36 - x0, 150 - y0, 175 - x0, 185 - y0), 0.99, 0, 0)  # not the same place: new
+    assert len(read(image, _ScriptedOcr(image.size, words, [elsewhere])).words) == 4

@@ -2,15 +2,15 @@
 
 A stamp printed over a line can hide the whole line from the text detector, which finds it on a
 crop that holds less of the stamp (synthetic documents seed 223: a phone number under "PAID", a
-code under a gray "FILED"; a stamp read as a word, "RECEIVED", over a code and a line). What no
-word of the print covers is looked at: the page's print (`_dark`), less every word's box but a
-stamp's (`_print`), in glyph-sized pieces (from a quarter of the page's median word height to one word
-height, not solid), joined into lines where they lie less than a word height apart in a row; a
-line of `GLYPHS` pieces or more and at least two word heights long is a line the detector missed.
-A stamp's own letters are taller than the print and are no glyphs here; a column of sideways
-text joins no row. The crop to read a line on goes on along its rows over the uncovered ink that
-continues it (a value that a stamp's letters touch is no glyphs). Words read on it that words
-read before cover are dropped.
+code under a gray "FILED"); a stamp the OCR reads as a word ("RECEIVED") hides the lines under it.
+What no word of the print covers is looked at (`_split`: a stamp's word covers nothing), in two
+inks (`_inks`), in glyph-sized pieces (from a quarter of the page's median word height to one
+word height, not solid), joined into lines where they lie less than a word height apart in a
+row; a line of `GLYPHS` pieces or more and at least two word heights long is a line the detector
+missed. A stamp's own letters are taller than the print and are no glyphs here; a column of
+sideways text joins no row. The crop to read a line on goes on along its rows over the uncovered
+ink that continues it (a value that a stamp's letters touch is no glyphs). Words read on it that
+words read before cover, or that are a large word read again, are dropped.
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     text detector passed over (`missed_lines`) read on a crop each."""
     found = upright(page, ocr)
     words = found.words
+    printed, tall = _split(words)
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
     for box in missed_lines(grey(np.asarray(found.page.convert("RGB"))), words):
         again = ocr_words(found.page, ocr, box)
-        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in _print(words) + more])
+        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more])
         new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
-        tall = as_array([w.bbox for w in words if w not in _print(words)])  # large print, read again
-        new &= iou_matrix(boxes, tall).max(axis=1, initial=0.0) < SAME
+        new &= iou_matrix(boxes, as_array([w.bbox for w in tall])).max(axis=1, initial=0.0) < SAME  # large print
         more += [
             Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
         ]
@@ -70,12 +70,13 @@ def _height(words: list[Word]) -> float:
     return float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
 
 
-def _print(words: list[Word]) -> list[Word]:
-    """The words of the page's print: not a stamp's letters read as a word, which are more than
-    `TALL` times the median word's height (a stamp read "RECEIVED" over a code and the line under
-    it hid both)."""
+def _split(words: list[Word]) -> tuple[list[Word], list[Word]]:
+    """The words of the page's print, and those more than `TALL` times the median word's height:
+    a stamp's letters read as a word, which cover no print (a stamp read "RECEIVED" over a code
+    and the line under it hid both), or large print."""
     height = _height(words) if words else 0.0
-    return [w for w in words if w.bbox[3] - w.bbox[1] <= TALL * height]
+    printed = [w for w in words if w.bbox[3] - w.bbox[1] <= TALL * height]
+    return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
 def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
@@ -101,7 +102,7 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
     height = _height(words)
     found: list[tuple[int, Box]] = []
     for ink in _inks(page_grey):
-        for pieces, box in _lines(ink, _print(words), height):
+        for pieces, box in _lines(ink, _split(words)[0], height):
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))
     found.sort(key=lambda f: -f[0])

@@ -41,7 +41,7 @@ from PIL import Image
 from rapidfuzz.distance import Levenshtein
 from rapidocr.inference_engine.onnxruntime.main import OrtInferSession
 
-from redact_agent.synth.corpus import BALANCED, synthesise
+from redact_agent.synth.corpus import BALANCED, pages_sha256, synthesise
 from redact_agent.tools.ocr import MODELS_DIR, RAPID_PARAMS, RapidOcrEngine
 
 SOURCE = Path(rapidocr.__file__).parent / "models"
@@ -62,13 +62,10 @@ def sha256(path: Path) -> str:
 
 
 def pages(seed: int, n: int, tmp: Path) -> tuple[list[np.ndarray], str]:
-    """The synthetic pages, and the sha256 of their PNG files one after another (the manifest
-    records the calibration pages', and a test checks that the synthesiser still draws them)."""
+    """The synthetic pages, and their sha256 (`synth.corpus.pages_sha256`)."""
     out = tmp / f"synth-{seed}"
     ids = synthesise(out, n, seed, profile=BALANCED)
-    files = [out / f"{i}.png" for i in ids]
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
-    return [np.asarray(Image.open(f).convert("RGB")) for f in files], digest
+    return [np.asarray(Image.open(out / f"{i}.png").convert("RGB")) for i in ids], pages_sha256(out, ids)
 
 
 def capture(images: list[np.ndarray]) -> list[np.ndarray]:

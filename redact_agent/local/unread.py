@@ -99,10 +99,10 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
     one word height on either side (the crop to read it on)."""
     if not words:
         return []
-    height = _height(words)
+    height, printed = _height(words), _split(words)[0]
     found: list[tuple[int, Box]] = []
     for ink in _inks(page_grey):
-        for pieces, box in _lines(ink, _split(words)[0], height):
+        for pieces, box in _lines(ink, printed, height):
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))
     found.sort(key=lambda f: -f[0])
@@ -114,8 +114,8 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
 
 def _same(a: Box, b: Box) -> bool:
     """Two crops of one line: they share half the smaller one."""
-    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    return inter > 0.5 * min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    pair = as_array([a, b])
+    return float(intersections(pair[:1], pair[1:])[0, 0]) > 0.5 * float(areas(pair).min())
 
 
 def _lines(ink: NDArray[np.uint8], words: list[Word], height: float) -> list[tuple[int, Box]]:

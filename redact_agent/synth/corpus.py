@@ -11,6 +11,7 @@ three pages (`<id>-p1` ...) that name each other's people, phones and codes (`re
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -142,3 +143,10 @@ def synthesise(
                 for page_id in page_ids:
                     progress(page_id)
     return ids
+
+
+def pages_sha256(out: Path, ids: list[str]) -> str:
+    """The sha256 of a set's page images, their PNG files one after another (the OCR detection
+    model's manifest records its calibration pages' so, and a test checks the synthesiser still
+    draws them)."""
+    return hashlib.sha256(b"".join((out / f"{i}.png").read_bytes() for i in ids)).hexdigest()

@@ -3,14 +3,17 @@
 A stamp printed over a line can hide the whole line from the text detector, which finds it on a
 crop that holds less of the stamp (synthetic documents seed 223: a phone number under "PAID", a
 code under a gray "FILED"); a stamp the OCR reads as a word ("RECEIVED") hides the lines under it.
-What no word of the print covers is looked at (`_split`: a stamp's word covers nothing), in two
+What no word of the print covers is looked at (`split`: a stamp's word covers nothing), in two
 inks (`_inks`), in glyph-sized pieces (from a quarter of the page's median word height to one
 word height, not solid), joined into lines where they lie less than a word height apart in a
 row; a line of `GLYPHS` pieces or more and at least two word heights long is a line the detector
 missed. A stamp's own letters are taller than the print and are no glyphs here; a column of
 sideways text joins no row. The crop to read a line on goes on along its rows over the uncovered
-ink that continues it (a value that a stamp's letters touch is no glyphs). Words read on it that
-words read before cover, or that are a large word read again, are dropped.
+ink that continues it (a value that a stamp's letters touch is no glyphs). It is read twice: in
+print's ink alone first (`_print_only`: a gray stamp over the line is gone), then as printed (print
+lighter than that, such as gray print under a gray stamp). Words read on it that words read
+before cover, or that are a large word read again, are dropped; a tall word they lie in was print
+the detector joined with a stamp over it, and gives way to them.
 """
 
 from __future__ import annotations
@@ -32,26 +35,42 @@ MOST = 8  # lines read again on one page at most, those of the most glyphs first
 READ = 0.3  # a word read on a crop is one read already when a word read before covers this much of it
 TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
 SAME = 0.5  # a word read on a crop is such a tall word read again (large print) at this IoU with it
+INSIDE = 0.5  # a word read on a crop with this much of its area in a tall word supersedes that word
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     """The page turned upright (`orientation.upright`) and its words, with those of the lines the
-    text detector passed over (`missed_lines`) read on a crop each."""
+    text detector passed over (`missed_lines`) read on a crop each, in place of the tall words they
+    lie in (`_superseded`)."""
     found = upright(page, ocr)
     words = found.words
-    printed, tall = _split(words)
+    printed, tall = split(words)
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
-    for box in missed_lines(grey(np.asarray(found.page.convert("RGB"))), words):
-        again = ocr_words(found.page, ocr, box)
-        boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more])
-        new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
-        new &= iou_matrix(boxes, as_array([w.bbox for w in tall])).max(axis=1, initial=0.0) < SAME  # large print
-        more += [
-            Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
-        ]
-        line += max((w.line for w in again), default=0) + 1
-    return found._replace(words=words + more)
+    page_grey = grey(np.asarray(found.page.convert("RGB")))
+    lines = missed_lines(page_grey, words)
+    images = (_print_only(page_grey), found.page) if lines else ()
+    for box in lines:
+        for image in images:
+            again = ocr_words(image, ocr, box)
+            boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more])
+            new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
+            new &= iou_matrix(boxes, as_array([w.bbox for w in tall])).max(axis=1, initial=0.0) < SAME  # large print
+            more += [
+                Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
+            ]
+            line += max((w.line for w in again), default=0) + 1
+    gone = _superseded(tall, more)
+    return found._replace(words=[w for w in words if w not in gone] + more)
+
+
+def _superseded(tall: list[Word], more: list[Word]) -> list[Word]:
+    """The tall words that a word read on a crop lies in (mostly): print the detector joined with
+    a stamp over it into one tall box ("R-34" for "R-9346755" under a gray "APPROVED"), or a stamp
+    over the line, now read apart; left in, they would be values read twice, once misread."""
+    boxes = as_array([w.bbox for w in more])
+    inside = intersections(as_array([w.bbox for w in tall]), boxes) > INSIDE * areas(boxes)
+    return [w for w, row in zip(tall, inside, strict=True) if row.any()]
 
 
 def _along(columns: NDArray[np.bool_], x0: int, x1: int, gap: int) -> tuple[int, int]:
@@ -70,7 +89,7 @@ def _height(words: list[Word]) -> float:
     return float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
 
 
-def _split(words: list[Word]) -> tuple[list[Word], list[Word]]:
+def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     """The words of the page's print, and those more than `TALL` times the median word's height:
     a stamp's letters read as a word, which cover no print (a stamp read "RECEIVED" over a code
     and the line under it hid both), or large print."""
@@ -79,17 +98,33 @@ def _split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
-def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
-    """The page's ink two ways: under Otsu's threshold, and only its print, darker than halfway
-    between the ink's darkest tone (the 5th percentile of Otsu's ink) and the paper (the 90th
-    percentile). A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
-    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
-    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
-    otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+def _print_only(page_grey: NDArray[np.uint8]) -> Image.Image:
+    """The page with only its print's ink (`_middle`), lighter tones made paper: a gray stamp over a
+    line is gone, and the line reads as printed ("R-9346755" under a gray "APPROVED" read
+    "R-934675PPR" as is)."""
+    middle = _middle(page_grey)
+    return Image.fromarray(page_grey if middle is None else np.where(page_grey < middle, page_grey, 255)).convert("RGB")
+
+
+def _middle(page_grey: NDArray[np.uint8]) -> float | None:
+    """Halfway between the ink's darkest tone (the 5th percentile of Otsu's ink) and the paper (the
+    90th percentile): print is darker, a gray stamp lighter; None for a page without ink."""
+    otsu, _ = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
     if not inked.size:
+        return None
+    return (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
+
+
+def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
+    """The page's ink two ways: under Otsu's threshold, and only its print, darker than `_middle`.
+    A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
+    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
+    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
+    middle = _middle(page_grey)
+    if middle is None:
         return []
-    middle = (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
+    _, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     return [np.asarray(ink, dtype=np.uint8), np.asarray(page_grey < middle, dtype=np.uint8)]
 
 
@@ -99,7 +134,7 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
     one word height on either side (the crop to read it on)."""
     if not words:
         return []
-    height, printed = _height(words), _split(words)[0]
+    height, printed = _height(words), split(words)[0]
     found: list[tuple[int, Box]] = []
     for ink in _inks(page_grey):
         for pieces, box in _lines(ink, printed, height):

@@ -43,12 +43,18 @@ def test_a_stamps_tall_letters_a_column_and_a_few_marks_are_no_line():
     assert missed_lines(page, [_word(300, 20, 400, 44)]) == []
 
 
+def _page_with(strip: str, top: int) -> Image.Image:
+    """A blank page of a synthetic page's size (1700 x 2200) with a strip of one pasted at `top`."""
+    page = np.full((2200, 1700), 255, np.uint8)
+    pasted = np.asarray(Image.open(FIXTURES / strip).convert("L"))
+    page[top : top + pasted.shape[0]] = pasted
+    return Image.fromarray(page).convert("RGB")
+
+
 def test_a_line_a_stamp_hid_from_the_detector_is_read_on_its_own_crop():
     # Synthetic documents seed 223: "PAID" over "... pending 933.658.1321"; at the page's size
     # (1700 x 2200, the detector's 1536 px limit) the detector finds no line there.
-    page = np.full((2200, 1700), 255, np.uint8)
-    page[1600:1700] = np.asarray(Image.open(FIXTURES / "stamp-over-line.png").convert("L"))
-    image = Image.fromarray(page).convert("RGB")
+    image = _page_with("stamp-over-line.png", 1600)
     ocr = RapidOcrEngine()
     assert "933.658.1321" not in [w.text for w in ocr.words(image)]
     found = [w for w in read(image, ocr).words if w.text == "933.658.1321"]
@@ -93,3 +99,15 @@ def test_large_print_read_again_on_its_crop_is_not_added_twice():
     assert read(image, _ScriptedOcr(image.size, words, [again])).words == words
     elsewhere = Word("Lydia", (36 - x0, 150 - y0, 175 - x0, 185 - y0), 0.99, 0, 0)  # not the same place: new
     assert len(read(image, _ScriptedOcr(image.size, words, [elsewhere])).words) == 4
+
+
+def test_a_code_under_a_gray_stamp_is_read_in_prints_ink_in_place_of_the_joined_word():
+    # Synthetic documents seed 151: a gray "APPROVED" over "Invoice No. R-9346755"; the detector
+    # joins the line with the stamp into words three lines tall ("R-934PPROVED"), and the line read
+    # again as printed still reads the stamp into the code ("R-934675PPR").
+    image = _page_with("gray-stamp-over-code.png", 300)
+    ocr = RapidOcrEngine()
+    assert "R-9346755" not in [w.text for w in ocr.words(image)]
+    texts = [w.text for w in read(image, ocr).words]
+    assert texts.count("R-9346755") == 1
+    assert not [t for t in texts if t.startswith("R-934") and t != "R-9346755"]  # the joined word gives way

@@ -21,11 +21,16 @@ from numpy.typing import NDArray
 from redact_agent.boxes import Box
 
 GROW = 2
-TALL = 1.6  # a component this many times the word's tall glyphs' height: a stamp or frame crosses it
+# a component this many times the word's tall glyphs' height: a stamp or frame crosses it (at 1.6, a
+# frame's corner under an "M" that ran out of a box ending 19 px under the glyphs did not, nor at
+# 1.5 one over a "P" that ran out of a box 12 px over them)
+TALL = 1.3
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
 DOT = 0.1  # the least side of a dot or accent, on average, in heights of its line's ink
 STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
-STUB = 0.1  # the least share of the crop's height or width a light piece running out of it spans to be a stamp's
+SPECK = 3  # fewer pixels darker than halfway to the paper are noise, not print
+STUB = 0.1  # the least share of the crop's height or width a light piece reaching the word's box spans to be a stamp's
+THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
 
 def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -76,23 +81,47 @@ def _ink(
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """Otsu's `ink` of a crop less a stamp's strokes in a lighter ink than the print: the ink more
     than a pixel from any pixel darker than halfway between the crop's darkest and its paper, in
-    pieces that go on past the crop and span a tenth of it (`STUB`: a gray ring, frame or letter
+    pieces that span a tenth of the crop (`STUB`) and run out of it (a gray ring, frame or letter
     over the word, what is left of one on either side of a glyph it crosses, or a ring's band
-    hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low).
+    hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low), or that
+    are as thick as a stamp's stroke (`THICK`) and reach the word's box (the crop less its margin:
+    a stamp letter's foot that ended there kept a code's box 17 px low). The light lower half of
+    a thin slash that ends on the box is print, and stays. A thick piece is measured again without
+    the pixels as dark as print that lie alone or in pairs (`SPECK`): a noisy scan's gray stamp
+    has such, which kept a stamp letter's stroke with two dates under a gray "APPROVED" (IoU 0.62
+    and 0.57); a thin stroke of light print has such too, and they keep it.
     Where such a stroke touches a glyph it is cut there, not dropped with the glyph or kept with it.
     A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
     drawn within the word's box; a crop with nothing else keeps its ink."""
     ch, cw = crop.shape
     middle = (int(crop.min()) + float(np.percentile(crop, 90))) / 2  # between print and paper
-    near_print = cv2.dilate((crop < middle).astype(np.uint8), np.ones((3, 3), np.uint8))
-    light = np.where(near_print > 0, 0, ink).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    dark = (crop < middle).astype(np.uint8)
+    clean = _less_specks(dark)
     kept = ink.copy()
-    for i in range(1, n):
-        x, y, w, h = (int(v) for v in stats[i][:4])
-        if (h >= STUB * ch or w >= STUB * cw) and (x == 0 or y == 0 or x + w == cw or y + h == ch):
-            kept[labels == i] = 0
+    for seeds, only_thick in [(dark, False)] + ([(clean, True)] if (clean != dark).any() else []):
+        light = np.where(cv2.dilate(seeds, np.ones((3, 3), np.uint8)) > 0, 0, ink).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+        half = np.zeros(n, np.float32)  # each piece's half width at its thickest
+        np.maximum.at(half, labels.ravel(), cv2.distanceTransform(light, cv2.DIST_L2, 3).ravel())
+        for i in range(1, n):
+            x, y, w, h = (int(v) for v in stats[i][:4])
+            edge = min(x, y, cw - x - w, ch - y - h)  # 0: out of the crop; GROW or less: on the word's box
+            thick = 2 * float(half[i]) >= THICK
+            if (
+                (h >= STUB * ch or w >= STUB * cw)
+                and (thick or not only_thick)
+                and (edge == 0 or (edge <= GROW and thick))
+            ):
+                kept[labels == i] = 0
     return kept if kept.any() else ink
+
+
+def _less_specks(dark: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A mask less its pieces of under `SPECK` pixels."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    small = stats[:, cv2.CC_STAT_AREA] < SPECK
+    small[0] = False  # the background
+    return np.where(small[labels], 0, dark).astype(np.uint8)
 
 
 def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32]) -> list[NDArray[np.int32]]:

@@ -34,7 +34,7 @@ from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.names import is_common_surname
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
-from redact_agent.local.unread import read
+from redact_agent.local.unread import read, split
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -120,12 +120,17 @@ def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float
 
 def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
-    word and its glyphs stand apart, else the ink inside the word's box cut in proportion."""
+    word and its glyphs stand apart, else the ink inside the word's box cut in proportion; for
+    the last word of a value that a stamp hides the rest of, on over as many more characters."""
     n = len(words[i].text)
     first, last = _chars(span, words)[i]
     if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last)) is not None:
-        return box
-    return tighten(page_grey, _trimmed(words, span, i))
+        x0, y0, x1, y1 = box
+    else:
+        x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i))
+    if i == span.words[-1] and span.hidden:
+        x1 += (x1 - x0) / max(1, last - first) * span.hidden
+    return x0, y0, x1, y1
 
 
 def _text_of(words: list[Word], span: Span, i: int) -> str:
@@ -235,23 +240,42 @@ def _tokens(text: str) -> list[str]:
 
 def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
     """Every place `tokens` are printed in a row, case and edge punctuation ignored, the first
-    also where the OCR glued it to the word before (`PageText.tails`): the words, and the
-    characters of the first and last word that are not the value."""
+    also where the OCR glued it to the word before (`PageText.tails`), the last where it glued a
+    lowercase word to it (`_glued_after`): the words, and the characters of the first and last
+    word that are not the value."""
     words = text.words
     want = [t.strip(EDGE).casefold() for t in tokens]
-    if not want or want[0] not in text.folded:  # most values are not on a given page
+    n = len(want)
+    head = n == 1 and len(want[0]) >= GLUED_AFTER and any(f.startswith(want[0]) for f in text.folded)
+    if not want or not (want[0] in text.folded or head):  # most values are not on a given page
         return []
-    n, out, edge = len(want), [], _value_edge(tokens[0])
+    out, edge = [], _value_edge(tokens[0])
     for seg in text.segs:
         have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
         for k in range(len(have) - n + 1):
-            if have[k + 1 : k + n] != want[1:]:
+            if have[k + 1 : k + n - 1] != want[1:-1]:
                 continue
             run, left, right = _edges(words, seg.words[k : k + n], edge)
+            if n > 1 and have[k + n - 1] != want[-1]:
+                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0)):
+                    continue
+                right = glued
             if have[k] == want[0]:
                 out.append((run, left, right))
+            elif n == 1 and (glued := _glued_after(words[run[0]].text, want[0], left)):
+                out.append((run, left, glued))
             out += [(run, cut, right) for tail, cut in text.tails.get(run[0], []) if tail == want[0]]
     return out
+
+
+def _glued_after(printed: str, value: str, start: int) -> int:
+    """The characters of word `printed` after a value's last word `value` (casefolded) that it
+    opens at `start`, where they are a lowercase word the OCR glued to it, the space between lost
+    ("Walterssoftware"); 0 where they are not. The value is of `GLUED_AFTER` characters or more, so
+    that a short name in a longer word ("Hall" in "Hallway") is not taken for one."""
+    rest = printed[start + len(value) :].rstrip(EDGE)
+    glued = len(value) >= GLUED_AFTER and printed[start:].casefold().startswith(value)
+    return len(printed) - start - len(value) if glued and len(rest) >= 3 and rest.isalpha() and rest.islower() else 0
 
 
 def _value_edge(value: str) -> str:
@@ -260,6 +284,7 @@ def _value_edge(value: str) -> str:
     return EDGE.replace("#", "") if value.startswith("#") else EDGE
 
 
+GLUED_AFTER = 5  # the fewest characters of a value's last word found with a lowercase word glued to it
 MIN_CODE_KEY = 5  # a shorter code is too often some other number
 MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name and a surname
 
@@ -323,6 +348,27 @@ def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[t
 
 
 LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
+HIDDEN_START = 3  # the fewest characters of a code printed before a stamp's letters hide the rest
+
+
+def _hidden(text: PageText, value: str) -> list[tuple[int, int]]:
+    """Words printing the start of a code whose rest a stamp's letters hide, with the characters
+    hidden: the word is the code's first `HIDDEN_START` characters or more, all but two or more of
+    it, and a stamp's word (`unread.split`) overlaps its rows from its end on over as many
+    characters ("M16" of "M1651912" under "CONFIDENTIAL", which the OCR read no further)."""
+    want = alnum(value)
+    stamps = [w.bbox for w in split(text.words)[1]]
+    out = []
+    for i, w in enumerate(text.words):
+        start = alnum(w.text)
+        hidden = len(want) - len(start)
+        if len(start) < HIDDEN_START or hidden < 2 or not want.startswith(start):
+            continue
+        x0, y0, x1, y1 = w.bbox
+        char = (x1 - x0) / len(w.text)
+        if any(s[0] <= x1 + char and s[2] >= x1 + char * hidden and s[1] < y1 and s[3] > y0 for s in stamps):
+            out.append((i, hidden))
+    return out
 
 
 def _surnames(name: str) -> list[tuple[str, bool]]:
@@ -381,6 +427,8 @@ def _spans_of(text: PageText, type_: str, value: str, score: float, source: str,
                 out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
+    for i, hidden in _hidden(text, value) if type_ in CODE_TYPES else []:
+        out.append(Span(type_, (i,), score, source, hidden=hidden, reason=f"its start, the rest under a stamp; {why}"))
     return out
 
 

@@ -39,6 +39,7 @@ class Span:
     cut_left: int = 0  # characters of the first word that are not part of the value ("(" in "(1234)")
     cut_right: int = 0  # characters of the last word that are not part of the value
     reason: str = ""  # why, in words, where the source alone does not say it ("the value of 'Agy Code'")
+    hidden: int = 0  # characters of the value after its last word that a stamp's letters hide
 
 
 @dataclass(frozen=True)

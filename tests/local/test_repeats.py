@@ -125,3 +125,30 @@ def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
     got = {(s.type, words[s.words[0]].text[s.cut_left :], len(s.words)) for s in spans if s.source == "repeat"}
     assert ("PERSON_NAME", "DOMINGUEZ,", 2) in got
     assert ("CUSTOMER_ID", "CL-947007", 1) in got
+
+
+def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word():
+    # Synthetic documents seed 307: "Walters software" in a monospace font, read "Walterssoftware".
+    words = rows(
+        ("Attn: Robert S. Walters", (40, 40, 400, 64)),
+        ("delivery reply Walterssoftware and Hallway", (40, 400, 1000, 424)),
+        ("Attn: Gary Hall", (40, 500, 400, 524)),
+        ("call Gary Hallspending", (40, 600, 400, 624)),
+    )
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    got = {(words[s.words[-1]].text[: len(words[s.words[-1]].text) - s.cut_right], len(s.words)) for s in spans}
+    assert ("Walters", 1) in got
+    assert not any(text.startswith("Hall") and n == 1 for text, n in got)  # too short to split off a word
+
+
+def test_a_code_whose_rest_a_stamp_hides_is_marked_over_the_stamp_from_its_start():
+    # Synthetic documents seed 211: "CONFIDENTIAL", black, over "M1651912"; the OCR read "M16", no more.
+    words = rows(
+        ("Customer ID: M1651912", (40, 40, 400, 64)),
+        ("maintenance office M16", (40, 400, 340, 424)),
+        ("CONFIDENTIAL", (320, 350, 900, 440)),  # the stamp: a word three lines tall from M16's end on
+        ("Please quote M16 only", (40, 600, 400, 624)),  # no stamp after it: some other "M16"
+    )
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    hidden = [(words[s.words[0]].bbox[1], s.hidden) for s in spans if s.hidden]
+    assert hidden == [(400, 5)]

@@ -11,9 +11,10 @@ missed. A stamp's own letters are taller than the print and are no glyphs here; 
 sideways text joins no row. The crop to read a line on goes on along its rows over the uncovered
 ink that continues it (a value that a stamp's letters touch is no glyphs). It is read twice: in
 print's ink alone first (`_print_only`: a gray stamp over the line is gone), then as printed (print
-lighter than that, such as gray print under a gray stamp). Words read on it that words read
-before cover, or that are a large word read again, are dropped; a tall word they lie in was print
-the detector joined with a stamp over it, and gives way to them.
+lighter than that, such as gray print under a gray stamp). Words read on it that were read
+before are dropped (`_read_already`); a tall word they lie in gives way to them: print the detector joined
+with a stamp over it, or large print read again, which is not kept twice. The line's words are
+then all of one reading, on one line.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections, iou_matrix
+from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections
 from redact_agent.local.ink import GROW, grey
 from redact_agent.local.orientation import Upright, upright
 from redact_agent.tools.ocr import OcrEngine, Word
@@ -32,9 +33,8 @@ from redact_agent.tools.regions import ocr_words
 GLYPHS = 4  # the fewest glyph-sized pieces in a row that make a line
 SOLID = 0.85  # a piece filling more of its box is a mark (a bullet, a box's corner), not a glyph
 MOST = 8  # lines read again on one page at most, those of the most glyphs first
-READ = 0.3  # a word read on a crop is one read already when a word read before covers this much of it
+READ = 0.3  # a word read on a crop is one read already when words read before cover this much of it, or it of one
 TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
-SAME = 0.5  # a word read on a crop is such a tall word read again (large print) at this IoU with it
 INSIDE = 0.5  # a word read on a crop with this much of its area in a tall word supersedes that word
 
 
@@ -53,9 +53,7 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     for box in lines:
         for image in images:
             again = ocr_words(image, ocr, box)
-            boxes, known = as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more])
-            new = covered_areas(boxes, known, intersections(boxes, known)) < READ * areas(boxes)
-            new &= iou_matrix(boxes, as_array([w.bbox for w in tall])).max(axis=1, initial=0.0) < SAME  # large print
+            new = ~_read_already(as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more]))
             more += [
                 Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
             ]
@@ -64,10 +62,21 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     return found._replace(words=[w for w in words if w not in gone] + more)
 
 
+def _read_already(boxes: NDArray[np.float64], known: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Which words read on a crop were read before: words read before cover `READ` of one, or
+    it takes in `READ` of one of them (a read as printed that joins a code read in print's ink
+    with the stamp's letters after it, "R-9346755PPROVED")."""
+    inter = intersections(boxes, known)
+    covered = covered_areas(boxes, known, inter) >= READ * areas(boxes)
+    return covered | (inter >= READ * areas(known)[None, :]).any(axis=1)
+
+
 def _superseded(tall: list[Word], more: list[Word]) -> list[Word]:
     """The tall words that a word read on a crop lies in (mostly): print the detector joined with
-    a stamp over it into one tall box ("R-34" for "R-9346755" under a gray "APPROVED"), or a stamp
-    over the line, now read apart; left in, they would be values read twice, once misread."""
+    a stamp over it into one tall box ("R-34" for "R-9346755" under a gray "APPROVED"), a stamp
+    over the line, now read apart, or large print read again ("Lydia Dowl" on vrdu). Left in, they
+    would be values read twice, once misread, and a line's words of two readings would be two lines
+    ("(931)" read again and "274-7421" kept: the phone was no run of one line)."""
     boxes = as_array([w.bbox for w in more])
     inside = intersections(as_array([w.bbox for w in tall]), boxes) > INSIDE * areas(boxes)
     return [w for w, row in zip(tall, inside, strict=True) if row.any()]

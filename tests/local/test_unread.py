@@ -88,7 +88,8 @@ class _ScriptedOcr:
 
 def test_large_print_read_again_on_its_crop_is_not_added_twice():
     # vrdu: a name printed twice the page's word height ("Lydia Dowl") is no stamp's, but its
-    # glyphs are uncovered ink; read again on the crop, it is the same word, not a second one.
+    # glyphs are uncovered ink; read again on the crop, it is the same word, not a second one: the
+    # word read again takes its place.
     page = np.full((400, 600), 255, np.uint8)
     _glyphs(page, 40, 200, 6, size=20, step=24)
     words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), Word("Lydia", (36, 190, 176, 240), 0.99, 2, 2)]
@@ -96,7 +97,10 @@ def test_large_print_read_again_on_its_crop_is_not_added_twice():
     x0, y0 = int(box[0]), int(box[1])
     again = Word("Lydia", (36 - x0, 191 - y0, 175 - x0, 239 - y0), 0.99, 0, 0)
     image = Image.fromarray(page).convert("RGB")
-    assert read(image, _ScriptedOcr(image.size, words, [again])).words == words
+    assert read(image, _ScriptedOcr(image.size, words, [again])).words == [
+        *words[:2],
+        Word("Lydia", (36, 191, 175, 239), 0.99, 3, 0),
+    ]
     elsewhere = Word("Lydia", (36 - x0, 150 - y0, 175 - x0, 185 - y0), 0.99, 0, 0)  # not the same place: new
     assert len(read(image, _ScriptedOcr(image.size, words, [elsewhere])).words) == 4
 
@@ -111,3 +115,20 @@ def test_a_code_under_a_gray_stamp_is_read_in_prints_ink_in_place_of_the_joined_
     texts = [w.text for w in read(image, ocr).words]
     assert texts.count("R-9346755") == 1
     assert not [t for t in texts if t.startswith("R-934") and t != "R-9346755"]  # the joined word gives way
+
+
+def test_a_line_read_again_is_one_line_of_words_read_again():
+    # Synthetic entities seed 41: a phone under a gray stamp, "(931) 274-7421", read in two tall
+    # words; read again on a crop, the one read again that lay partly out of its tall word was kept
+    # beside the other tall word, on two lines, and the phone was no longer found.
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 200, 10)
+    words = [_word(300, 34 + 46 * k, 400, 58 + 46 * k) for k in range(3)] + [_word(440, 34, 540, 58)]
+    tall = [Word("(931)", (50, 180, 120, 250), 0.99, 2, 2), Word("274-7421", (128, 180, 220, 250), 0.99, 2, 2)]
+    (box,) = missed_lines(page, words + tall)
+    x0, y0 = int(box[0]), int(box[1])
+    again = [Word("(931)", (20 - x0, 190 - y0, 100 - x0, 250 - y0), 0.99, 0, 0)]  # IoU 0.45 with its tall word
+    again.append(Word("274-7421", (128 - x0, 186 - y0, 216 - x0, 250 - y0), 0.99, 0, 0))  # 0.87
+    image = Image.fromarray(page).convert("RGB")
+    got = read(image, _ScriptedOcr(image.size, words + tall, again)).words
+    assert [(w.text, w.line) for w in got[4:]] == [("(931)", 3), ("274-7421", 3)]

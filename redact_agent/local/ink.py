@@ -102,7 +102,8 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.u
         light = np.where(cv2.dilate(seeds, np.ones((3, 3), np.uint8)) > 0, 0, ink).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
         half = np.zeros(n, np.float32)  # each piece's half width at its thickest
-        np.maximum.at(half, labels.ravel(), cv2.distanceTransform(light, cv2.DIST_L2, 3).ravel())
+        pieces = np.asarray(labels, dtype=np.intp).ravel()
+        np.maximum.at(half, pieces, cv2.distanceTransform(light, cv2.DIST_L2, 3).ravel())
         for i in range(1, n):
             x, y, w, h = (int(v) for v in stats[i][:4])
             edge = min(x, y, cw - x - w, ch - y - h)  # 0: out of the crop; GROW or less: on the word's box

@@ -10,11 +10,11 @@ row; a line of `GLYPHS` pieces or more and at least two word heights long is a l
 missed. A stamp's own letters are taller than the print and are no glyphs here; a column of
 sideways text joins no row. The crop to read a line on goes on along its rows over the uncovered
 ink that continues it (a value that a stamp's letters touch is no glyphs). It is read twice: in
-print's ink alone first (`_print_only`: a gray stamp over the line is gone), then as printed (print
-lighter than that, such as gray print under a gray stamp). Words read on it that were read
-before are dropped (`_read_already`); a tall word they lie in gives way to them: print the detector joined
-with a stamp over it, or large print read again, which is not kept twice. The line's words are
-then all of one reading, on one line.
+print's ink alone first (`_print_only`: a gray stamp over the line is gone), then as printed
+(print lighter than that, such as gray print under a gray stamp). Words read on it that were
+read before are dropped (`_read_already`); a tall word they lie in gives way to them: print the
+detector joined with a stamp over it, or large print read again, which is not kept twice. The
+line's words are then all of one reading, on one line.
 """
 
 from __future__ import annotations
@@ -127,9 +127,9 @@ def _middle(page_grey: NDArray[np.uint8]) -> float | None:
 
 def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
     """The page's ink two ways: under Otsu's threshold, and only its print, darker than `_middle`.
-    A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
-    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
-    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
+    A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker
+    one breaks into glyph-sized pieces in print's ink that make the row under it too tall ("PAID"
+    over a phone's line): each finds lines the other does not."""
     middle = _middle(page_grey)
     if middle is None:
         return []

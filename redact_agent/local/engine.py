@@ -246,8 +246,10 @@ def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], i
     words = text.words
     want = [t.strip(EDGE).casefold() for t in tokens]
     n = len(want)
-    head = n == 1 and len(want[0]) >= GLUED_AFTER and any(f.startswith(want[0]) for f in text.folded)
-    if not want or not (want[0] in text.folded or head):  # most values are not on a given page
+    if not want or not (  # most values are not on a given page
+        want[0] in text.folded
+        or (n == 1 and len(want[0]) >= GLUED_AFTER and any(f.startswith(want[0]) for f in text.folded))
+    ):
         return []
     out, edge = [], _value_edge(tokens[0])
     for seg in text.segs:
@@ -357,15 +359,17 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int]]:
     it, and a stamp's word (`unread.split`) overlaps its rows from its end on over as many
     characters ("M16" of "M1651912" under "CONFIDENTIAL", which the OCR read no further)."""
     want = alnum(value)
-    stamps = [w.bbox for w in split(text.words)[1]]
+    starts = sorted(
+        (run[0], len(want) - size)
+        for size in range(HIDDEN_START, len(want) - 1)
+        for run in text.alnum_runs.get(want[:size], [])
+        if len(run) == 1
+    )
+    stamps = [w.bbox for w in split(text.words)[1]] if starts else []
     out = []
-    for i, w in enumerate(text.words):
-        start = alnum(w.text)
-        hidden = len(want) - len(start)
-        if len(start) < HIDDEN_START or hidden < 2 or not want.startswith(start):
-            continue
-        x0, y0, x1, y1 = w.bbox
-        char = (x1 - x0) / len(w.text)
+    for i, hidden in starts:
+        x0, y0, x1, y1 = text.words[i].bbox
+        char = (x1 - x0) / len(text.words[i].text)
         if any(s[0] <= x1 + char and s[2] >= x1 + char * hidden and s[1] < y1 and s[3] > y0 for s in stamps):
             out.append((i, hidden))
     return out

@@ -108,33 +108,35 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
 
 
 def _print_only(page_grey: NDArray[np.uint8]) -> Image.Image:
-    """The page with only its print's ink (`_middle`), lighter tones made paper: a gray stamp over a
+    """The page with only its print's ink (`_tones`), lighter tones made paper: a gray stamp over a
     line is gone, and the line reads as printed ("R-9346755" under a gray "APPROVED" read
     "R-934675PPR" as is)."""
-    middle = _middle(page_grey)
-    return Image.fromarray(page_grey if middle is None else np.where(page_grey < middle, page_grey, 255)).convert("RGB")
+    tones = _tones(page_grey)
+    return Image.fromarray(page_grey if tones is None else np.where(page_grey < tones[1], page_grey, 255)).convert(
+        "RGB"
+    )
 
 
-def _middle(page_grey: NDArray[np.uint8]) -> float | None:
-    """Halfway between the ink's darkest tone (the 5th percentile of Otsu's ink) and the paper (the
-    90th percentile): print is darker, a gray stamp lighter; None for a page without ink."""
-    otsu, _ = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+def _tones(page_grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float] | None:
+    """Otsu's ink, and halfway between the ink's darkest tone (its 5th percentile) and the paper
+    (the page's 90th percentile): print is darker, a gray stamp lighter; None for a page without ink."""
+    otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
     if not inked.size:
         return None
-    return (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
+    return np.asarray(ink, dtype=np.uint8), (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
 
 
 def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
-    """The page's ink two ways: under Otsu's threshold, and only its print, darker than `_middle`.
-    A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker
-    one breaks into glyph-sized pieces in print's ink that make the row under it too tall ("PAID"
-    over a phone's line): each finds lines the other does not."""
-    middle = _middle(page_grey)
-    if middle is None:
+    """The page's ink two ways: under Otsu's threshold, and only its print, darker than halfway to
+    the paper (`_tones`). A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
+    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
+    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
+    tones = _tones(page_grey)
+    if tones is None:
         return []
-    _, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    return [np.asarray(ink, dtype=np.uint8), np.asarray(page_grey < middle, dtype=np.uint8)]
+    ink, middle = tones
+    return [ink, np.asarray(page_grey < middle, dtype=np.uint8)]
 
 
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:

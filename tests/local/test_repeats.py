@@ -2,14 +2,22 @@
 punctuation, and, for a person, the surname printed alone."""
 
 from redact_agent.local.engine import _printed_as, find_spans
-from redact_agent.local.spans import PageText
+from redact_agent.local.spans import PageText, Span
 from redact_agent.policy import load_policy
+from redact_agent.tools.ocr import Word
 from tests.local.rows import rows
 
+Line = tuple[str, tuple[float, float, float, float]]
 
-def _found(*lines: tuple[str, tuple[float, float, float, float]]) -> set[tuple[str, str, str]]:
+
+def _spans(*lines: Line) -> tuple[list[Word], list[Span]]:
+    """The words of `lines` laid out as rows, and the spans found on them under policy `all`."""
     words = rows(*lines)
-    spans = find_spans(PageText.of(words), load_policy("all"))
+    return words, find_spans(PageText.of(words), load_policy("all"))
+
+
+def _found(*lines: Line) -> set[tuple[str, str, str]]:
+    words, spans = _spans(*lines)
     return {(s.type, " ".join(words[i].text for i in s.words), s.source) for s in spans}
 
 
@@ -35,8 +43,9 @@ def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():
 
 def test_a_surname_that_is_a_form_word_is_marked_alone_after_a_title():
     # Synthetic documents seed 89: "Justin Weeks", then "... returned we Mr. Weeks".
-    words = rows(("Attn: Mary Price", (40, 40, 300, 64)), ("call Mr. Price or Unit Price", (40, 400, 500, 424)))
-    spans = find_spans(PageText.of(words), load_policy("all"))
+    words, spans = _spans(
+        ("Attn: Mary Price", (40, 40, 300, 64)), ("call Mr. Price or Unit Price", (40, 400, 500, 424))
+    )
     alone = [s.words for s in spans if s.type == "PERSON_NAME" and len(s.words) == 1]
     assert [words[i].text for i in (5, 8)] == ["Price", "Price"] and alone == [(5,)]  # "Mr. Price", not "Unit Price"
 
@@ -116,12 +125,11 @@ def test_a_long_code_or_name_is_found_one_character_misread_but_not_another_numb
 
 
 def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
-    words = rows(
+    words, spans = _spans(
         ("Attn: James Dominguez", (40, 40, 400, 64)),
         ("Customer ID: CL-947007", (40, 100, 400, 124)),
         ("confirm lodgingDOMINGUEZ, JAMES and orderCL-947007", (40, 400, 1000, 424)),
     )
-    spans = find_spans(PageText.of(words), load_policy("all"))
     got = {(s.type, words[s.words[0]].text[s.cut_left :], len(s.words)) for s in spans if s.source == "repeat"}
     assert ("PERSON_NAME", "DOMINGUEZ,", 2) in got
     assert ("CUSTOMER_ID", "CL-947007", 1) in got
@@ -129,13 +137,12 @@ def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
 
 def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word():
     # Synthetic documents seed 307: "Walters software" in a monospace font, read "Walterssoftware".
-    words = rows(
+    words, spans = _spans(
         ("Attn: Robert S. Walters", (40, 40, 400, 64)),
         ("delivery reply Walterssoftware and Hallway", (40, 400, 1000, 424)),
         ("Attn: Gary Hall", (40, 500, 400, 524)),
         ("call Gary Hallspending", (40, 600, 400, 624)),
     )
-    spans = find_spans(PageText.of(words), load_policy("all"))
     got = {(words[s.words[-1]].text[: len(words[s.words[-1]].text) - s.cut_right], len(s.words)) for s in spans}
     assert ("Walters", 1) in got
     assert not any(text.startswith("Hall") and n == 1 for text, n in got)  # too short to split off a word
@@ -143,12 +150,11 @@ def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word()
 
 def test_a_code_whose_rest_a_stamp_hides_is_marked_over_the_stamp_from_its_start():
     # Synthetic documents seed 211: "CONFIDENTIAL", black, over "M1651912"; the OCR read "M16", no more.
-    words = rows(
+    words, spans = _spans(
         ("Customer ID: M1651912", (40, 40, 400, 64)),
         ("maintenance office M16", (40, 400, 340, 424)),
         ("CONFIDENTIAL", (320, 350, 900, 440)),  # the stamp: a word three lines tall from M16's end on
         ("Please quote M16 only", (40, 600, 400, 624)),  # no stamp after it: some other "M16"
     )
-    spans = find_spans(PageText.of(words), load_policy("all"))
     hidden = [(words[s.words[0]].bbox[1], s.hidden) for s in spans if s.hidden]
     assert hidden == [(400, 5)]

@@ -47,8 +47,13 @@ class Limits:
     file_bytes: int = 64 * 2**20
     call_seconds: float = 30.0
     start_seconds: float = 60.0
-    output_chars: int = 20_000  # kept per stream; a flood past 50x this is interrupted
+    output_chars: int = 20_000  # kept per stream
     images: int = 8
+
+    @property
+    def flood_chars(self) -> int:
+        """Output past the cap beyond this is a flood: the call is stopped."""
+        return 50 * self.output_chars
 
 
 def bwrap_path() -> str:

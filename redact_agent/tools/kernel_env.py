@@ -15,8 +15,10 @@ and the model reads the error.
 from __future__ import annotations
 
 import io
+import sys
 from typing import Any
 
+from IPython import get_ipython
 from IPython.display import display as _ipython_display
 from PIL import Image
 
@@ -32,6 +34,37 @@ W: int
 H: int
 _space: CoordSpace
 _ocr: str = PROTOCOL.ocr
+
+
+class _Capped:
+    """A kernel stream that passes on the first `limit` characters a cell writes and counts the
+    rest: a flood (a 100 MB write) is not buffered and sent whole, which could run the kernel out
+    of memory outside the cell's code, and its next call then ended without running or an error."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream, self._limit, self.written = stream, limit, 0
+
+    def write(self, text: str) -> int:
+        room = self._limit - self.written
+        self.written += len(text)
+        if room > 0:
+            self._stream.write(text[:room])
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def cap_output(limit: int) -> None:
+    """Each cell's stdout and stderr pass on `limit` characters at most (`_Capped`)."""
+    streams = _Capped(sys.stdout, limit), _Capped(sys.stderr, limit)
+    sys.stdout, sys.stderr = streams
+
+    def new_cell(*_: Any) -> None:
+        for stream in streams:
+            stream.written = 0
+
+    get_ipython().events.register("pre_run_cell", new_cell)
 
 
 def load(path: str, space: str = "grid999", ocr_engine: str = PROTOCOL.ocr) -> None:

@@ -117,6 +117,10 @@ class Kernel:
         except RuntimeError as exc:
             self.shutdown()
             raise SandboxFailed(f"the sandboxed kernel did not start: {exc}") from None
+        # the kernel sends no more of a call's output than the host needs to see a flood
+        sends = self.limits.output_chars + self.limits.flood_chars + 1
+        cap = f"import redact_agent.tools.kernel_env as _env\n_env.cap_output({sends})\ndel _env\n"
+        self._run_boot(cap, "cap its output")
         if self._page is not None:
             self._boot(*self._page)
 
@@ -137,10 +141,14 @@ class Kernel:
             "from redact_agent.tools.kernel_env import *\n"
             "del _env\n"
         )
-        result = self.execute(boot)
+        self._run_boot(boot, "load the page")
+
+    def _run_boot(self, code: str, what: str) -> None:
+        """Run our own set-up code in the kernel; a failure shuts it down and raises."""
+        result = self.execute(code)
         if result.error:
             self.shutdown()
-            raise SandboxFailed(f"the sandboxed kernel could not load the page: {result.error}")
+            raise SandboxFailed(f"the sandboxed kernel could not {what}: {result.error}")
 
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
@@ -208,7 +216,7 @@ class Kernel:
                 continue
             if self._take(msg, result):
                 return result
-            flood = result.dropped_chars > 50 * lim.output_chars
+            flood = result.dropped_chars > lim.flood_chars
 
     def _take(self, msg: dict[str, Any], result: ExecResult) -> bool:
         """Fold one iopub message into `result`; True when execution is over."""

@@ -180,6 +180,9 @@ def test_infinite_loop_is_interrupted(kernel):
 def test_100_mb_of_stdout_is_capped(kernel):
     r = kernel.execute("import sys\nsys.stdout.write('x' * 100_000_000)")
     assert r.truncated and len(r.stdout) == kernel.limits.output_chars
+    # the kernel sent no more than it takes to see a flood, not 100 MB (which could run it out of
+    # memory outside the call's code: a later call then ended without running, and without an error)
+    assert r.dropped_chars < 2 * kernel.limits.flood_chars
     # it ended by itself: the next call is not interrupted by a stop meant for it
     assert kernel.execute("print('next')").error is None
     flood = kernel.execute("while True:\n    print('y' * 10_000)")

@@ -259,25 +259,32 @@ def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], i
                 continue
             run, left, right = _edges(words, seg.words[k : k + n], edge)
             if n > 1 and have[k + n - 1] != want[-1]:
-                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0)):
+                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, letters=2)):
                     continue
                 right = glued
             if have[k] == want[0]:
                 out.append((run, left, right))
             elif n == 1 and (glued := _glued_after(words[run[0]].text, want[0], left)):
                 out.append((run, left, glued))
-            out += [(run, cut, right) for tail, cut in text.tails.get(run[0], []) if tail == want[0]]
+            for tail, cut in text.tails.get(run[0], []):
+                if tail == want[0]:
+                    out.append((run, cut, right))
+                elif n == 1 and (glued := _glued_after(words[run[0]].text, want[0], cut)):
+                    out.append((run, cut, glued))  # glued on both sides: "consultingCASE-2017-69923payment"
     return out
 
 
-def _glued_after(printed: str, value: str, start: int) -> int:
+def _glued_after(printed: str, value: str, start: int, letters: int = 3) -> int:
     """The characters of word `printed` after a value's last word `value` (casefolded) that it
-    opens at `start`, where they are a lowercase word the OCR glued to it, the space between lost
-    ("Walterssoftware"); 0 where they are not. The value is of `GLUED_AFTER` characters or more, so
-    that a short name in a longer word ("Hall" in "Hallway") is not taken for one."""
+    opens at `start`, where they are a lowercase word of `letters` letters or more that the OCR
+    glued to it, the space between lost ("Walterssoftware"; two letters where the value's other
+    words are printed before it: "STUART, AMANDAwe"); 0 where they are not. The value's word is of
+    `GLUED_AFTER` characters or more, so that a short name in a longer word ("Hall" in "Hallway")
+    is not taken for one."""
     rest = printed[start + len(value) :].rstrip(EDGE)
     glued = len(value) >= GLUED_AFTER and printed[start:].casefold().startswith(value)
-    return len(printed) - start - len(value) if glued and len(rest) >= 3 and rest.isalpha() and rest.islower() else 0
+    word = len(rest) >= letters and rest.isalpha() and rest.islower()
+    return len(printed) - start - len(value) if glued and word else 0
 
 
 def _value_edge(value: str) -> str:
@@ -297,7 +304,8 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
     lost; "+1 698 7.'4 1732", one read as marks), a code's form (`linking.code_form`: "0RD-4352595"
     for "ORD-4352595"), a code glued to a label by punctuation ("Statement.ST-3584773"), a name's
     letters, or those of its other whole forms, over up to four words ("JenniferQ. Jackson",
-    "LONG, MEL ANIE"); and a long name or code one character misread, lost or added
+    "LONG, MEL ANIE"), the first one glued to the word before ("followingWILKERSON,DANIELLE"); and
+    a long name or code one character misread, lost or added
     (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
     if type_ == "PHONE_NUMBER":
         e164 = normal_form(type_, value)  # an extension is no part of it
@@ -312,18 +320,21 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         flat = value.replace("\n", " ")
         whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
         keys = {letters(flat)} | {letters("".join(form)) for form in whole}
+        wanted = sorted(k for k in keys if len(k) >= MIN_NAME_LETTERS)
         runs = [
             run
-            for want in sorted(k for k in keys if len(k) >= MIN_NAME_LETTERS)
+            for want in wanted
             for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
         ]
-        return [_edges(text.words, run) for run in dict.fromkeys(runs)]
+        tails = [(run, cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
+        glued = [(run, cut, _edges(text.words, run)[2]) for run, cut in tails]
+        return list(dict.fromkeys(_edges(text.words, run) for run in runs)) + glued
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
     printed = alnum(value)
     misread = [run for key, run in text.one_edit("alnum", printed) if _misread(printed, key)]
-    codes = dict.fromkeys(text.code_runs.get(want, []) + misread)  # "0RD-4352595" is either
-    out = [_edges(text.words, run, _value_edge(value)) for run in codes]
+    codes = text.code_runs.get(want, []) + misread  # "0RD-4352595" is either
+    out = list(dict.fromkeys(_edges(text.words, run, _value_edge(value)) for run in codes))
     return out + [((i,), left, right) for i, left, right in text.glued.get(want, [])]
 
 
@@ -344,7 +355,13 @@ def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ..
 
 
 def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:
-    """A run of words with the characters of its first and last word that are edge punctuation."""
+    """A run of words less a word at either end that is edge punctuation alone (the "#" before a
+    code: its box would be the value's), with the characters of its first and last word that are
+    edge punctuation."""
+    while len(run) > 1 and not words[run[0]].text.strip(edge):
+        run = run[1:]
+    while len(run) > 1 and not words[run[-1]].text.strip(edge):
+        run = run[:-1]
     first, last = words[run[0]].text, words[run[-1]].text
     return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))
 

@@ -82,6 +82,20 @@ class PageText:
         return self._runs(4, lambda texts: letters("".join(texts)), lambda t: True)
 
     @cached_property
+    def tail_letters(self) -> dict[str, list[tuple[tuple[int, ...], int]]]:
+        """Runs of up to four words of a segment that open with a word's tail (`tails`), by the
+        letters of the tail and the words after it, with the characters of the first word before
+        the tail: a name the OCR glued to the word before it ("followingWILKERSON,DANIELLE")."""
+        out: dict[str, list[tuple[tuple[int, ...], int]]] = {}
+        for seg in self.segs:
+            for k, first in enumerate(seg.words):
+                for tail, cut in self.tails.get(first, []):
+                    for run in (seg.words[k : k + n] for n in range(1, min(4, len(seg.words) - k) + 1)):
+                        key = letters(tail + "".join(self.words[i].text for i in run[1:]))
+                        out.setdefault(key, []).append((run, cut))
+        return out
+
+    @cached_property
     def code_runs(self) -> dict[str, list[tuple[int, ...]]]:
         """Runs of one or two words of a segment by their form as an identifier (`code_form`)."""
         return self._runs(2, lambda texts: code_form(" ".join(texts)), lambda t: True)

@@ -1,7 +1,7 @@
 """A found value is marked wherever else it is printed: in another case, with other edge
 punctuation, and, for a person, the surname printed alone."""
 
-from redact_agent.local.engine import _printed_as, find_spans
+from redact_agent.local.engine import _printed_as, find_spans, value_of
 from redact_agent.local.spans import PageText, Span
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import Word
@@ -63,6 +63,12 @@ def test_a_name_printed_again_in_another_form_is_marked():
     assert {("PERSON_NAME", "BROWN, FRAN", "repeat"), ("PERSON_NAME", "F. Brown", "repeat")} <= found
 
 
+def test_a_name_read_with_a_mark_for_a_letter_is_found_again_in_its_other_forms():
+    # Synthetic documents seed 223: "Larry Evans" read "Larry Evan$" by its label; "L. Evans" elsewhere.
+    found = _found(("Name: Larry Evan$", (40, 40, 300, 64)), ("credit L. Evans item", (40, 400, 400, 424)))
+    assert ("PERSON_NAME", "L. Evans", "repeat") in found
+
+
 def test_a_name_whose_comma_was_read_as_a_dot_is_found_again_by_its_initial():
     # Synthetic documents seed 211: "Mack, Scott" read "Mack. Scott"; "S. Mack" on another page.
     found = _found(("Attn: Mack. Scott", (40, 40, 300, 64)), ("per S. Mack today", (40, 400, 400, 424)))
@@ -98,6 +104,11 @@ def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
     # Synthetic seed 89: "Melanie B. Long" printed again as "LONG, MELANIE", read as three words.
     assert _printed("PERSON_NAME", "Melanie B. Long", "annual", "LONG,", "MEL", "ANIE") == ["LONG, MEL ANIE"]
     assert _printed("PERSON_NAME", "Sharon Hamilton", "Ms.", "Hamilton") == []  # no "S. Hamilton" by letters
+    # Synthetic documents seed 131: "following WILKERSON, DANIELLE" read as one word.
+    glued = _printed("PERSON_NAME", "Danielle Wilkerson", "see", "followingWILKERSON,DANIELLE")
+    assert glued == ["WILKERSON,DANIELLE"]
+    assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,", "DANIELLE.") == ["WILKERSON, DANIELLE"]
+    assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,DANIELS") == []
 
 
 def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
@@ -109,6 +120,8 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CONTRACT_NUMBER", "P0-41569", "PO-41569order") == ["PO-41569"]  # found with its O misread
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []
     assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone
+    # Synthetic documents seed 241: "Member # M4657062"; the "#" read as a word is no part of its box.
+    assert _printed("CUSTOMER_ID", "M4657062", "Member", "#", "M4657062") == ["M4657062"]
 
 
 def test_a_long_code_or_name_is_found_one_character_misread_but_not_another_number():
@@ -129,10 +142,13 @@ def test_a_value_the_ocr_glued_to_the_word_before_is_marked_without_that_word():
         ("Attn: James Dominguez", (40, 40, 400, 64)),
         ("Customer ID: CL-947007", (40, 100, 400, 124)),
         ("confirm lodgingDOMINGUEZ, JAMES and orderCL-947007", (40, 400, 1000, 424)),
+        ("Case No. CASE-2017-69923", (40, 500, 400, 524)),
+        ("replyconsultingCASE-2017-69923payment details", (40, 600, 700, 624)),  # documents seed 241
     )
-    got = {(s.type, words[s.words[0]].text[s.cut_left :], len(s.words)) for s in spans if s.source == "repeat"}
-    assert ("PERSON_NAME", "DOMINGUEZ,", 2) in got
-    assert ("CUSTOMER_ID", "CL-947007", 1) in got
+    got = {(s.type, value_of(s, words)) for s in spans if s.source == "repeat"}
+    assert ("PERSON_NAME", "DOMINGUEZ, JAMES") in got
+    assert ("CUSTOMER_ID", "CL-947007") in got
+    assert ("CASE_NUMBER", "CASE-2017-69923") in got
 
 
 def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word():
@@ -142,9 +158,13 @@ def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word()
         ("delivery reply Walterssoftware and Hallway", (40, 400, 1000, 424)),
         ("Attn: Gary Hall", (40, 500, 400, 524)),
         ("call Gary Hallspending", (40, 600, 400, 624)),
+        ("Attn: Amanda Stuart", (40, 700, 400, 724)),
+        ("to STUART, AMANDAwe equipment", (40, 800, 600, 824)),  # entities seed 41
+        ("Amanda Stuartwe", (40, 900, 400, 924)),  # too few letters after a value of one word
     )
     got = {(words[s.words[-1]].text[: len(words[s.words[-1]].text) - s.cut_right], len(s.words)) for s in spans}
     assert ("Walters", 1) in got
+    assert ("AMANDA", 2) in got
     assert not any(text.startswith("Hall") and n == 1 for text, n in got)  # too short to split off a word
 
 

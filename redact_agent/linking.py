@@ -45,6 +45,9 @@ _OCR_DIGITS = str.maketrans({"o": "0", "i": "1", "l": "1", "s": "5", "b": "8", "
 _LEGAL_FORM = re.compile(r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|plc|lp|llp)\b\.?", re.IGNORECASE)
 _TITLES = "mr|mrs|ms|miss|dr|prof|rev|hon|fr|atty|capt|col|gen|lt|maj|sgt|sen|rep|gov"
 _HONORIFIC = re.compile(rf"^(?:{_TITLES})\.?\s+", re.IGNORECASE)
+# a mark or digit the OCR reads for a letter of a name, beside a letter ("Evan$", "J0hn")
+_MARK_FOR_LETTER = {"$": "s", "0": "o", "1": "l", "5": "s", "|": "l"}
+_MARK_IN_WORD = re.compile(r"(?<=[^\W\d_])[$015|]|[$015|](?=[^\W\d_])")
 # "Mack. Scott": "Mack, Scott" with its comma read as a dot (a title is stripped before this)
 _COMMA_READ_AS_DOT = re.compile(r"^(?P<last>[^\W\d_][\w'-]{2,})\.\s+(?P<first>[^\W\d_][\w'-]+)$")
 
@@ -74,8 +77,9 @@ def alnum(text: str) -> str:
 
 @cache
 def person(value: str) -> Name | None:
-    """The surname and given name of a printed name, or None when it reads as no person."""
-    text = _HONORIFIC.sub("", " ".join(value.split()))
+    """The surname and given name of a printed name, or None when it reads as no person. A mark
+    or digit beside a letter is the letter the OCR read it for ("Larry Evan$" is Larry Evans)."""
+    text = _MARK_IN_WORD.sub(lambda m: _MARK_FOR_LETTER[m[0]], _HONORIFIC.sub("", " ".join(value.split())))
     if not text:
         return None
     if misread := _COMMA_READ_AS_DOT.match(text):

@@ -22,6 +22,7 @@ def _ids(*mentions: tuple[str, str]) -> list[str | None]:
         ["Brown", "Fran Brown"],  # a surname first, the full name later
         ["(312) 555-0199", "312.555.0199", "+1 312 555 0199", "312-555-0199"],
         ["INV-3O41", "inv 3041"],  # an OCR 'O' for a zero
+        ["Larry Evan$", "L. Evans", "EVANS, LARRY"],  # a mark read for a letter (synthetic documents seed 223)
     ],
 )
 def test_printed_forms_of_one_entity_share_an_id(forms):

@@ -14,10 +14,13 @@ print's ink alone first (`_print_only`: a gray stamp over the line is gone), the
 (print lighter than that, such as gray print under a gray stamp). Words read on it that were
 read before are dropped (`_read_already`); a tall word they lie in gives way to them: print the
 detector joined with a stamp over it, or large print read again, which is not kept twice. The
-line's words are then all of one reading, on one line.
+line's words are then all of one reading, on one line, the line of the print they continue on
+their row where there is one (`_continued`).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -26,6 +29,7 @@ from PIL import Image
 
 from redact_agent.boxes import Box, areas, as_array, covered_areas, intersections
 from redact_agent.local.ink import GROW, grey
+from redact_agent.local.layout import GAP_FACTOR
 from redact_agent.local.orientation import Upright, upright
 from redact_agent.tools.ocr import OcrEngine, Word
 from redact_agent.tools.regions import ocr_words
@@ -36,6 +40,9 @@ MOST = 8  # lines read again on one page at most, those of the most glyphs first
 READ = 0.3  # a word read on a crop is one read already when words read before cover this much of it, or it of one
 TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
 INSIDE = 0.5  # a word read on a crop with this much of its area in a tall word supersedes that word
+# the share of the rows of the lower of two words beside each other that they share, to be of one line
+# (at half, a phone read again took the line of a skewed line above, sharing 16 of its 32 rows)
+ROW = 0.75
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
@@ -59,7 +66,24 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
             ]
             line += max((w.line for w in again), default=0) + 1
     gone = _superseded(tall, more)
-    return found._replace(words=[w for w in words if w not in gone] + more)
+    kept = [w for w in words if w not in gone]
+    return found._replace(words=kept + _continued(kept, more))
+
+
+def _continued(printed: list[Word], more: list[Word]) -> list[Word]:
+    """Words read on a crop, each line of them on the line of the print it continues on its row
+    (the nearest word beside one of its words, `GAP_FACTOR` word heights or less away, sharing `ROW`
+    of the rows of the lower of the two): "GRAY," read again beside "SCOTT" as first read is one
+    name on one line, not two lines of a word each."""
+    beside: dict[int, tuple[float, int]] = {}
+    for w in more:
+        x0, y0, x1, y1 = w.bbox
+        for p in printed:
+            gap = max(p.bbox[0] - x1, x0 - p.bbox[2])
+            rows = min(y1, p.bbox[3]) - max(y0, p.bbox[1])
+            if gap <= GAP_FACTOR * (y1 - y0) and rows >= ROW * min(y1 - y0, p.bbox[3] - p.bbox[1]):
+                beside[w.line] = min(beside.get(w.line, (gap, p.line)), (gap, p.line))
+    return [replace(w, line=beside[w.line][1]) if w.line in beside else w for w in more]
 
 
 def _read_already(boxes: NDArray[np.float64], known: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -179,11 +203,21 @@ def _lines(ink: NDArray[np.uint8], words: list[Word], height: float) -> list[tup
     m, row_labels, row_stats, _ = cv2.connectedComponentsWithStats(rows, connectivity=8)
     at = np.nonzero(glyphs)
     pairs = np.unique(np.stack([np.asarray(row_labels)[at], labels[at]]), axis=1)  # (row, piece) once each
-    pieces = np.bincount(pairs[0], minlength=m)
     found = []
     for j in range(1, m):
-        x, y, w, h, _ = (int(v) for v in row_stats[j])
-        if pieces[j] >= GLYPHS and w >= 2 * height and h <= 1.5 * height:
-            x0, x1 = _along(np.asarray(ink[y : y + h].any(axis=0), dtype=bool), x, x + w, round(height))
-            found.append((int(pieces[j]), (x0 - height, y - height / 2, x1 + height, y + h + height / 2)))
+        x, _, w, _, _ = (int(v) for v in row_stats[j])
+        pieces, top, bottom = _band(np.asarray(found_stats)[pairs[1][pairs[0] == j]])
+        if pieces >= GLYPHS and w >= 2 * height and bottom - top <= 1.5 * height:
+            x0, x1 = _along(np.asarray(ink[top:bottom].any(axis=0), dtype=bool), x, x + w, round(height))
+            found.append((pieces, (x0 - height, top - height / 2, x1 + height, bottom + height / 2)))
     return found
+
+
+def _band(pieces: NDArray[np.int32]) -> tuple[int, int, int]:
+    """The glyphs of a row that make its line, and the rows they span: those reaching into the
+    rows from the glyphs' median top to their median bottom. A stamp's ring of glyph-sized dots
+    across a line ("ST-51095" under a black dotted ring) adds pieces above and below it that made
+    the row taller than a line; a row of one line is all its glyphs."""
+    tops, bottoms = pieces[:, 1], pieces[:, 1] + pieces[:, 3]
+    inside = (tops < np.median(bottoms)) & (bottoms > np.median(tops))
+    return int(inside.sum()), int(tops[inside].min()), int(bottoms[inside].max())

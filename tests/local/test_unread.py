@@ -32,6 +32,18 @@ def test_an_unread_row_of_glyphs_is_a_missed_line_and_a_read_one_is_not():
     assert box[1] > 58  # not the read line above
 
 
+def test_a_line_under_a_dotted_ring_is_a_line_of_its_glyphs_rows():
+    # Synthetic documents seed 241: "pending ST-51095" under a black dotted ring, whose glyph-sized
+    # dots above and below the line joined its row, two word heights tall: no line, and not read.
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 200, 6)  # the line: y 200 to 214
+    for x, y0, y1, foot in ((52, 186, 200, 199), (88, 214, 228, 214)):  # the ring's dots, just above and below it
+        page[y0:y1, x : x + 2] = 0
+        page[foot, x : x + 4] = 0
+    (box,) = missed_lines(page, [_word(300, 34, 400, 58), _word(300, 80, 400, 104)])  # 24 px high
+    assert (box[1], box[3]) == (200 - 12, 214 + 12)
+
+
 def test_a_stamps_tall_letters_a_column_and_a_few_marks_are_no_line():
     page = np.full((600, 600), 255, np.uint8)
     for k in range(5):  # a stamp's letters, three word heights tall
@@ -132,3 +144,20 @@ def test_a_line_read_again_is_one_line_of_words_read_again():
     image = Image.fromarray(page).convert("RGB")
     got = read(image, _ScriptedOcr(image.size, words + tall, again)).words
     assert [(w.text, w.line) for w in got[4:]] == [("(931)", 3), ("274-7421", 3)]
+
+
+def test_words_read_again_go_on_the_line_of_the_print_they_continue():
+    # Synthetic entities seed 67: "GRAY,  SCOTT" under a gray ring; the detector read "SCOTT" alone,
+    # and "GRAY," read again on a crop was a line of its own: the name "GRAY, SCOTT" was no run.
+    page = np.full((400, 600), 255, np.uint8)
+    _glyphs(page, 40, 200, 6)
+    scott = Word("SCOTT", (170, 196, 260, 218), 0.99, 3, 3)
+    skewed = Word("TKT", (530, 187, 590, 207), 0.99, 4, 4)  # a line above, sharing half the rows of "far"
+    words = [_word(300, 34 + 46 * k, 400, 58 + 46 * k) for k in range(3)] + [scott, skewed]
+    (box,) = missed_lines(page, words)
+    x0, y0 = int(box[0]), int(box[1])
+    again = [Word("GRAY,", (40 - x0, 197 - y0, 140 - x0, 217 - y0), 0.99, 0, 0)]
+    again.append(Word("far", (480 - x0, 197 - y0, 520 - x0, 217 - y0), 0.99, 1, 1))
+    image = Image.fromarray(page).convert("RGB")
+    got = read(image, _ScriptedOcr(image.size, words, again)).words
+    assert [(w.text, w.line) for w in got[5:]] == [("GRAY,", 3), ("far", 6)]

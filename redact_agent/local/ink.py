@@ -27,7 +27,7 @@ GROW = 2
 TALL = 1.3
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
 DOT = 0.1  # the least side of a dot or accent, on average, in heights of its line's ink
-STROKES = 0.4  # the most of its bounding box that a ring or frame's strokes with a glyph fill
+STROKES = 0.4  # the most of the crop that the corner two cell borders make across it fills
 SPECK = 3  # fewer pixels darker than halfway to the paper are noise, not print
 STUB = 0.1  # the least share of the crop's height or width a light piece reaching the word's box spans to be a stamp's
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
@@ -130,18 +130,20 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     to the rows of the word's other glyphs. Such a component runs out of the crop at its top or
     bottom, which a glyph does not; it is more than `TALL` times the height of the word's tall
     glyphs (the upper quartile of the components that are not specks, dots or dashes, which are
-    under a sixth of the crop); and it is strokes, not a solid shape (a logo's ground). It is
-    measured only in the rows the other glyphs span, widened by a quarter of their height (for
-    its own ascender or descender), and without the stroke where it runs on out of the crop
-    (`_less_strokes`: a frame's line through a '0' kept the quarter above and below it)."""
-    ch = labels.shape[0]
+    under a sixth of the crop), strokes or a solid stamp letter's leg alike (a black "Y" of "COPY"
+    joined to the "M" of "M4657062" kept its box 12 px high), but for the ground of a logo the
+    word is printed on, which fills the crop both ways (vrdu's "KECI 13"). It is measured only in
+    the rows the other glyphs span, widened by a quarter of their height (for its own ascender or
+    descender), and without the stroke where it runs on out of the crop (`_less_strokes`: a
+    frame's line through a '0' kept the quarter above and below it)."""
+    ch, cw = labels.shape
     heights = {i: int(stats[i][cv2.CC_STAT_HEIGHT]) for i in keep}
     glyphs = [h for h in heights.values() if h >= ch / 6]
     limit = TALL * float(np.percentile(glyphs, 75)) if len(glyphs) >= 4 else float("inf")
 
     def crosses(i: int) -> bool:
         top, h, w = int(stats[i][cv2.CC_STAT_TOP]), heights[i], int(stats[i][cv2.CC_STAT_WIDTH])
-        return h > limit and (top == 0 or top + h == ch) and stats[i][cv2.CC_STAT_AREA] < STROKES * h * w
+        return h > limit and (top == 0 or top + h == ch) and (h, w) != (ch, cw)
 
     crossed = [i for i in keep if crosses(i)]
     normal = [i for i in keep if i not in crossed]

@@ -277,3 +277,14 @@ def test_the_light_parts_of_thin_strokes_of_print_stay():
     # as print, alone or in pairs; it is a thin stroke, so they keep it.
     name = np.asarray(Image.open(FIXTURES / "light-diagonal-leg.png").convert("L"))
     assert tighten(name, (17, 11, 196, 45)) == (15.0, 18.0, 192.0, 37.0)
+
+
+def test_a_solid_stamp_letters_leg_joined_to_a_glyph_is_cut_to_the_glyph_rows():
+    # Synthetic documents seed 241: the leg of a black "Y" of "COPY" runs down out of the box of
+    # "M4657062" and touches its "M"; the code's ink is y 39 to 57 (its box was 12 px high, IoU 0.58).
+    page = np.asarray(Image.open(FIXTURES / "stamp-leg-over-code.png").convert("L"))
+    assert tighten(page, (37, 29, 156, 68))[1::2] == (39.0, 57.0)
+    # vrdu: a call sign printed on a logo's black ground, which fills the word's crop both ways; it
+    # is the word's ink, not a stamp crossing it.
+    logo = np.asarray(Image.open(FIXTURES / "logo-ground-call-sign.png").convert("L"))
+    assert tighten(logo, (17, 16, 226, 147)) == (15.0, 14.0, 228.0, 149.0)

@@ -60,6 +60,7 @@ Values = Literal["keep", "omit"]
 # A box at least this much under the page's boxes is one of them: a verifier's finding (OCR reads a
 # black box as "I"), or a value found on another page that the page's own boxes already hold.
 COVERED = 0.5
+WITHIN = 0.9  # of a prediction's box that a repeat reaching beyond it takes in, to take its place
 
 
 @dataclass
@@ -149,16 +150,22 @@ def _uncovered(new: list[Prediction], predictions: list[Prediction]) -> list[Pre
 def _outranked(predictions: list[Prediction], again: list[Prediction]) -> list[Prediction]:
     """The page's predictions less those that a surer mention found on another page, printed in
     the same place, types otherwise: a code typed by its shape alone here that another page
-    printed under its label ("Invoice # ST-12183"). The repeat takes their place."""
+    printed under its label ("Invoice # ST-12183"); and those that a repeat of their type takes in
+    (`WITHIN` of their box) and reaches beyond (by a tenth): the value read further ("ORD-4", the
+    start of "ORD-47797" that the page took for a whole code, the rest under a stamp's letters).
+    The repeat takes their place."""
     if not predictions or not again:
         return predictions
-    same_place = iou_matrix(as_array([p.bbox for p in predictions]), as_array([a.bbox for a in again])) >= COVERED
+    mine, theirs = as_array([p.bbox for p in predictions]), as_array([a.bbox for a in again])
+    same_place = iou_matrix(mine, theirs) >= COVERED
+    taken_in = intersections(mine, theirs) >= WITHIN * areas(mine)[:, None]
+    further = taken_in & (areas(theirs)[None, :] > areas(mine)[:, None] / WITHIN)
     return [
         p
-        for p, places in zip(predictions, same_place, strict=True)
+        for p, places, beyond in zip(predictions, same_place, further, strict=True)
         if not any(
-            here and a.type != p.type and (a.confidence or 0.0) > (p.confidence or 0.0)
-            for a, here in zip(again, places, strict=True)
+            (here and a.type != p.type and (a.confidence or 0.0) > (p.confidence or 0.0)) or (more and a.type == p.type)
+            for a, here, more in zip(again, places, beyond, strict=True)
         )
     ]
 

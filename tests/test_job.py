@@ -313,6 +313,20 @@ def test_a_value_from_another_page_inside_a_less_sensitive_prediction_is_added()
     assert _uncovered([place], [organization]) == []
 
 
+def test_a_repeat_that_reads_a_value_further_takes_the_place_of_the_pages_part():
+    from redact_agent.job import _outranked
+
+    # Synthetic documents seed 241: the page found "ORD-4" as a whole code, the rest of "ORD-47797"
+    # under a stamp's letters; the value found on another page, printed here, covers all of it.
+    start = Prediction(type="CONTRACT_NUMBER", bbox=(570, 1586, 672, 1626), value="ORD-4", confidence=0.7)
+    whole = Prediction(type="CONTRACT_NUMBER", bbox=(570, 1586, 752, 1626), value="ORD-4", confidence=0.5)
+    same = Prediction(type="CONTRACT_NUMBER", bbox=(571, 1586, 672, 1626), value="ORD-4", confidence=0.5)
+    other = Prediction(type="CUSTOMER_ID", bbox=(570, 1586, 752, 1626), value="ORD-4", confidence=0.5)
+    assert _outranked([start], [whole]) == []
+    assert _outranked([start], [same]) == [start]  # no further: the page's own stays
+    assert _outranked([start], [other]) == [start]  # another type, and less sure
+
+
 def test_a_code_another_page_printed_under_its_label_types_its_bare_mention(tmp_path):
     engine = LocalEngine(mode="single", policy=load_policy("all"))
     bare = ["Please quote ST-5046768 when paying"]

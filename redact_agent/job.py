@@ -151,9 +151,9 @@ def _outranked(predictions: list[Prediction], again: list[Prediction]) -> list[P
     """The page's predictions less those that a surer mention found on another page, printed in
     the same place, types otherwise: a code typed by its shape alone here that another page
     printed under its label ("Invoice # ST-12183"); and those that a repeat of their type takes in
-    (`WITHIN` of their box) and reaches beyond (by a tenth): the value read further ("ORD-4", the
-    start of "ORD-47797" that the page took for a whole code, the rest under a stamp's letters).
-    The repeat takes their place."""
+    (`WITHIN` of their box) and reaches beyond (its box over a ninth larger): the value read
+    further ("ORD-4", the start of "ORD-47797" that the page took for a whole code, the rest under
+    a stamp's letters). The repeat takes their place."""
     if not predictions or not again:
         return predictions
     mine, theirs = as_array([p.bbox for p in predictions]), as_array([a.bbox for a in again])

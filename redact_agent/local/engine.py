@@ -326,8 +326,8 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
             for want in wanted
             for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
         ]
-        tails = [(run, cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
-        glued = [(run, cut, _edges(text.words, run)[2]) for run, cut in tails]
+        edged = [(_edges(text.words, run), cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
+        glued = [(run, cut, right) for (run, _, right), cut in edged]
         return list(dict.fromkeys(_edges(text.words, run) for run in runs)) + glued
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []

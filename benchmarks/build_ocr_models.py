@@ -41,7 +41,8 @@ from PIL import Image
 from rapidfuzz.distance import Levenshtein
 from rapidocr.inference_engine.onnxruntime.main import OrtInferSession
 
-from redact_agent.synth.corpus import BALANCED, pages_sha256, synthesise
+from redact_agent.synth.corpus import pages_sha256, synthesise
+from redact_agent.synth.profiles import BALANCED
 from redact_agent.tools.ocr import MODELS_DIR, RAPID_PARAMS, RapidOcrEngine
 
 SOURCE = Path(rapidocr.__file__).parent / "models"

@@ -26,6 +26,7 @@ from redact_agent.protocol import MODES, OCR_ENGINES, PROTOCOL
 from redact_agent.qa import INPUTS, METHODS
 from redact_agent.redact import LABEL_MODES
 from redact_agent.schema import Schema, default_schema, load_schema
+from redact_agent.synth import profiles
 from redact_agent.systems import BACKENDS, REFINES, UNIONS, spec_from
 
 if TYPE_CHECKING:
@@ -602,8 +603,8 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0, help="the same seed gives the same bytes (default 0)")
     synth.add_argument(
         "--profile",
-        choices=["balanced", "leakagebench", "redactions", "entities", "documents"],
-        default="balanced",
+        choices=profiles.NAMES,
+        default=profiles.BALANCED,
         help="page-type mix, redacted pages with their redactions as gold, the leakagebench mix naming "
         "people, phones and codes again in other forms (entities), or in 3-page documents whose pages "
         "name each other's (documents) (default balanced)",

@@ -27,7 +27,8 @@ from redact_agent.errors import BackendError, InputError
 from redact_agent.images import open_image
 from redact_agent.qa import METHODS, InputMode, Method
 from redact_agent.qa.ask import Asker
-from redact_agent.synth.corpus import BALANCED, synthesise
+from redact_agent.synth.corpus import synthesise
+from redact_agent.synth.profiles import BALANCED
 
 # The words a policy or a question uses for a protected type (the types synthetic pages print).
 NAMES = {"PHONE_NUMBER": "phone number", "ACCOUNT_NUMBER": "account number", "EMAIL_ADDRESS": "e-mail address",

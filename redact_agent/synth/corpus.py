@@ -28,23 +28,20 @@ from redact_agent.synth.canvas import Canvas
 from redact_agent.synth.degrade import Noise, degrade
 from redact_agent.synth.layouts import LAYOUTS
 from redact_agent.synth.pages import draw_page, ink_annotations, lay_out
+from redact_agent.synth.profiles import BALANCED, DOCUMENTS, ENTITIES, LEAKAGEBENCH, REDACTIONS
 from redact_agent.synth.redactions import render_redaction_page
 
-BALANCED = "balanced"  # the default, and the OCR detection model's calibration pages
 # Page-type mixes per 500 pages. LeakageBench's Table 7; "balanced" gives each type a share.
 PROFILES: dict[str, dict[str, int]] = {
-    "leakagebench": {"invoice": 229, "form": 39, "email": 90, "letter": 62, "file": 47, "other": 33},
+    LEAKAGEBENCH: {"invoice": 229, "form": 39, "email": 90, "letter": 62, "file": 47, "other": 33},
     BALANCED: dict.fromkeys(LAYOUTS, 1),
 }
-REDACTIONS = "redactions"  # redacted pages, on the leakagebench mix
-ENTITIES = "entities"  # the leakagebench mix, naming people, phones and codes again in other forms
-DOCUMENTS = "documents"  # the leakagebench mix in documents whose pages name each other's values
 DOCUMENT_PAGES = 3
 
 
 def page_types(pages: int, profile: str, seed: int) -> list[str]:
     """The profile's mix allotted over `pages` by largest remainder, in a seeded order."""
-    mix = PROFILES["leakagebench" if profile in (REDACTIONS, ENTITIES, DOCUMENTS) else profile]
+    mix = PROFILES[LEAKAGEBENCH if profile in (REDACTIONS, ENTITIES, DOCUMENTS) else profile]
     total = sum(mix.values())
     exact = {t: pages * n / total for t, n in mix.items()}
     counts = {t: int(v) for t, v in exact.items()}

@@ -2,23 +2,20 @@
 
 `single` mode reads the page once. `tools` mode uses the crop/zoom/OCR tools as an agent
 would: words the OCR read with low confidence, or in small print, are read again from a 2.5x
-zoom of their line. In both, every other place a found value is printed is marked too. Spans that
-overlap are resolved by score, then by length; the policy then decides what is redacted.
+zoom of their line. In both, every other place a found value is printed is marked too
+(`repeats`). Spans that overlap are resolved by score, then by length; the policy then decides
+what is redacted.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from PIL import Image
-from rapidfuzz.distance import Levenshtein
 
 from redact_agent.boxes import union_box
-from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local import (
     entities,
     handles,
@@ -31,11 +28,10 @@ from redact_agent.local import (
     wraps,
 )
 from redact_agent.local.ink import grey, tighten, tighten_chars
-from redact_agent.local.names import is_common_surname
 from redact_agent.local.orientation import turned_back_all
-from redact_agent.local.spans import EDGE, PageText, Recogniser, Span, letters, phone_digits
-from redact_agent.local.unread import read, split
-from redact_agent.local.vocabulary import FIELD_WORDS
+from redact_agent.local.repeats import printed, repeats, spans_of
+from redact_agent.local.spans import PageText, Recogniser, Span, value_of
+from redact_agent.local.unread import read
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
 from redact_agent.protocol import PROTOCOL, Mode
@@ -133,30 +129,11 @@ def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tu
     return x0, y0, x1, y1
 
 
-def _text_of(words: list[Word], span: Span, i: int) -> str:
-    text = words[i].text
-    if i == span.words[-1] and span.cut_right:
-        text = text[: len(text) - span.cut_right]
-    if i == span.words[0] and span.cut_left:
-        text = text[span.cut_left :]
-    return text
-
-
-def value_of(span: Span, words: list[Word]) -> str:
-    lines: dict[int, list[int]] = {}
-    for i in span.words:
-        lines.setdefault(words[i].line, []).append(i)
-    ordered = sorted(lines.values(), key=lambda ix: min(words[i].bbox[1] for i in ix))
-    return "\n".join(
-        " ".join(_text_of(words, span, i) for i in sorted(ix, key=lambda i: words[i].bbox[0])) for ix in ordered
-    )
-
-
 def find_spans(text: PageText, policy: Policy) -> list[Span]:
     """The recognisers' spans, every other place their values are printed, and the policy's deny
     terms, resolved."""
     spans = recognise(text)
-    spans += _repeats(resolve(spans, text.words), text)
+    spans += repeats(resolve(spans, text.words), text)
     spans += _deny(policy, text)
     return resolve(spans, text.words)
 
@@ -234,237 +211,6 @@ class LocalEngine:
         return kept
 
 
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"\s+", text) if t]
-
-
-def _printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
-    """Every place `tokens` are printed in a row, case and edge punctuation ignored, the first
-    also where the OCR glued it to the word before (`PageText.tails`), the last where it glued a
-    lowercase word to it (`_glued_after`): the words, and the characters of the first and last
-    word that are not the value."""
-    words = text.words
-    want = [t.strip(EDGE).casefold() for t in tokens]
-    n = len(want)
-    if not want or not (  # most values are not on a given page
-        want[0] in text.folded
-        or (n == 1 and len(want[0]) >= GLUED_AFTER and any(f.startswith(want[0]) for f in text.folded))
-    ):
-        return []
-    out, edge = [], _value_edge(tokens[0])
-    for seg in text.segs:
-        have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
-        for k in range(len(have) - n + 1):
-            if have[k + 1 : k + n - 1] != want[1:-1]:
-                continue
-            run, left, right = _edges(words, seg.words[k : k + n], edge)
-            if n > 1 and have[k + n - 1] != want[-1]:
-                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, letters=2)):
-                    continue
-                right = glued
-            if have[k] == want[0]:
-                out.append((run, left, right))
-            elif n == 1 and (glued := _glued_after(words[run[0]].text, want[0], left)):
-                out.append((run, left, glued))
-            for tail, cut in text.tails.get(run[0], []):
-                if tail == want[0]:
-                    out.append((run, cut, right))
-                elif n == 1 and (glued := _glued_after(words[run[0]].text, want[0], cut)):
-                    out.append((run, cut, glued))  # glued on both sides: "consultingCASE-2017-69923payment"
-    return out
-
-
-def _glued_after(printed: str, value: str, start: int, letters: int = 3) -> int:
-    """The characters of word `printed` after a value's last word `value` (casefolded) that it
-    opens at `start`, where they are a lowercase word of `letters` letters or more that the OCR
-    glued to it, the space between lost ("Walterssoftware"; two letters where the value's other
-    words are printed before it: "STUART, AMANDAwe"); 0 where they are not. The value's word is of
-    `GLUED_AFTER` characters or more, so that a short name in a longer word ("Hall" in "Hallway")
-    is not taken for one."""
-    rest = printed[start + len(value) :].rstrip(EDGE)
-    glued = len(value) >= GLUED_AFTER and printed[start:].casefold().startswith(value)
-    word = len(rest) >= letters and rest.isalpha() and rest.islower()
-    return len(printed) - start - len(value) if glued and word else 0
-
-
-def _value_edge(value: str) -> str:
-    """The edge punctuation that is no part of a value printed again: a '#' is, where the value
-    opens with it ("#37297")."""
-    return EDGE.replace("#", "") if value.startswith("#") else EDGE
-
-
-GLUED_AFTER = 5  # the fewest characters of a value's last word found with a lowercase word glued to it
-MIN_CODE_KEY = 5  # a shorter code is too often some other number
-MIN_NAME_LETTERS = 8  # a name searched for by its letters alone: a first name and a surname
-
-
-def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int, ...], int, int]]:
-    """Where a phone, a code or a name is printed in another format or as OCR misread it: a phone's
-    digits over up to four words ("943-218-5379" for "(943) 218-5379"; "514.922.840", a digit
-    lost; "+1 698 7.'4 1732", one read as marks), a code's form (`linking.code_form`: "0RD-4352595"
-    for "ORD-4352595"), a code glued to a label by punctuation ("Statement.ST-3584773"), a name's
-    letters, or those of its other whole forms, over up to four words ("JenniferQ. Jackson",
-    "LONG, MEL ANIE"), the first one glued to the word before ("followingWILKERSON,DANIELLE"); and
-    a long name or code one character misread, lost or added
-    (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
-    if type_ == "PHONE_NUMBER":
-        e164 = normal_form(type_, value)  # an extension is no part of it
-        want = phone_digits(e164)
-        if len(want) < 10:
-            return []
-        lost = {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost, as "+1 ..." too
-        keys = {want} | lost | ({"1" + k for k in lost} if e164.startswith("+1") else set())
-        runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
-        return [_phone_edges(text.words, run) for run in runs]
-    if type_ == "PERSON_NAME":
-        flat = value.replace("\n", " ")
-        whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
-        keys = {letters(flat)} | {letters("".join(form)) for form in whole}
-        wanted = sorted(k for k in keys if len(k) >= MIN_NAME_LETTERS)
-        runs = [
-            run
-            for want in wanted
-            for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
-        ]
-        edged = [(_edges(text.words, run), cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
-        glued = [(run, cut, right) for (run, _, right), cut in edged]
-        return list(dict.fromkeys(_edges(text.words, run) for run in runs)) + glued
-    if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
-        return []
-    printed = alnum(value)
-    misread = [run for key, run in text.one_edit("alnum", printed) if _misread(printed, key)]
-    codes = text.code_runs.get(want, []) + misread  # "0RD-4352595" is either
-    out = list(dict.fromkeys(_edges(text.words, run, _value_edge(value)) for run in codes))
-    return out + [((i,), left, right) for i, left, right in text.glued.get(want, [])]
-
-
-def _misread(value: str, printed: str) -> bool:
-    """Whether a code printed one edit from a value is that value misread, not another number of
-    its series: the edit is no digit put for another."""
-    (op,) = Levenshtein.editops(value, printed)
-    return not (op.tag == "replace" and value[op.src_pos].isdigit() and printed[op.dest_pos].isdigit())
-
-
-def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
-    """A run of words printing a phone number with the characters of its first and last word
-    before its first digit or bracket and after its last ("943-218-5379.", "1732·eview")."""
-    first, last = words[run[0]].text, words[run[-1]].text
-    start = re.search(r"[\d(+]", first)
-    end = [m.end() for m in re.finditer(r"[\d)]", last)]
-    return run, start.start() if start else 0, len(last) - end[-1] if end else 0
-
-
-def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:
-    """A run of words less a word at either end that is edge punctuation alone (the "#" before a
-    code: its box would be the value's), with the characters of its first and last word that are
-    edge punctuation."""
-    while len(run) > 1 and not words[run[0]].text.strip(edge):
-        run = run[1:]
-    while len(run) > 1 and not words[run[-1]].text.strip(edge):
-        run = run[:-1]
-    first, last = words[run[0]].text, words[run[-1]].text
-    return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))
-
-
-LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
-HIDDEN_START = 3  # the fewest characters of a code printed before a stamp's letters hide the rest
-
-
-def _hidden(text: PageText, value: str) -> list[tuple[int, int]]:
-    """Words printing the start of a code whose rest a stamp's letters hide, with the characters
-    hidden: the word is the code's first `HIDDEN_START` characters or more, all but two or more of
-    it, and a stamp's word (`unread.split`) overlaps its rows from its end on over as many
-    characters ("M16" of "M1651912" under "CONFIDENTIAL", which the OCR read no further)."""
-    want = alnum(value)
-    starts = sorted(
-        (run[0], len(want) - size)
-        for size in range(HIDDEN_START, len(want) - 1)
-        for run in text.alnum_runs.get(want[:size], [])
-        if len(run) == 1
-    )
-    stamps = [w.bbox for w in split(text.words)[1]] if starts else []
-    out = []
-    for i, hidden in starts:
-        x0, y0, x1, y1 = text.words[i].bbox
-        char = (x1 - x0) / len(text.words[i].text)
-        if any(s[0] <= x1 + char and s[2] >= x1 + char * hidden and s[1] < y1 and s[3] > y0 for s in stamps):
-            out.append((i, hidden))
-    return out
-
-
-def _surnames(name: str) -> list[tuple[str, bool]]:
-    """The surname of a name as linking reads it (`person`: "First [M.] Last", "Last, First"), when
-    it is one a reader would know alone (a census surname of three letters or more), with whether
-    it is a form word ("Weeks", "Price"), which is the person's only after a title ("Mr. Weeks")."""
-    parts = _tokens(name)
-    parsed = person(name)
-    if len(parts) < 2 or parsed is None:
-        return []
-    last = next((p.strip(EDGE) for p in parts if alnum(p) == parsed.last), "")
-    plain = len(last) >= 3 and last.isalpha() and is_common_surname(last)
-    return [(last, last.casefold() in FIELD_WORDS)] if plain else []
-
-
-def _name_forms(name: str) -> list[list[str]]:
-    """The other ways a "First Last" name is printed: "LAST, FIRST" (or "Last First") and "F. Last"
-    (`_printed` ignores case and the comma or dot at a word's edge)."""
-    parsed = person(name)
-    if parsed is None or not parsed.full or not (parsed.first + parsed.last).isalpha():
-        return []
-    return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
-
-
-Lone = Literal["no", "surname", "after a title"]
-
-
-def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
-    """The word sequences a found value is printed again as, each with whether it is a lone
-    surname (which must be capitalised, and scores below every recogniser; one that is a form
-    word, only after a title) and why: the value (a block's lines one by one: "Suite 200" is
-    printed alone, a name's first name is not), a name's other forms, and its surname."""
-    flat = value.replace("\n", " ")
-    lines = [_tokens(line) for line in ([flat] if type_ == "PERSON_NAME" else value.split("\n"))]
-    out: list[tuple[list[str], Lone, str]] = [(t, "no", "printed again") for t in lines if len("".join(t)) >= 4]
-    if type_ == "PERSON_NAME":
-        out += [(form, "no", "another printed form") for form in _name_forms(flat)]
-        out += [([last], "after a title" if word else "surname", "the surname") for last, word in _surnames(flat)]
-    return out
-
-
-def _titled(words: list[Word], i: int) -> bool:
-    """Word `i` comes right after a person's title on its line ("Mr. Weeks")."""
-    return i > 0 and words[i - 1].line == words[i].line and is_title(words[i - 1].text)
-
-
-def _spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
-    """Where a found value is printed in `text`, in any of its forms (`_forms`)."""
-    words = text.words
-    out = []
-    for tokens, lone, how in _forms(type_, value):
-        for ws, left, right in _printed(text, tokens):
-            if lone == "no":
-                out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
-            elif words[ws[0]].text.lstrip(EDGE)[:1].isupper() and (lone == "surname" or _titled(words, ws[0])):
-                out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
-    for ws, left, right in _printed_as(text, type_, value):
-        out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
-    for i, hidden in _hidden(text, value) if type_ in CODE_TYPES else []:
-        out.append(Span(type_, (i,), score, source, hidden=hidden, reason=f"its start, the rest under a stamp; {why}"))
-    return out
-
-
-def _repeats(spans: list[Span], text: PageText) -> list[Span]:
-    """Every other place a found value is printed, with the same type, in any case and in its
-    other forms; a person's surname printed alone after the full name ("... call Huang")."""
-    out = []
-    for s in spans:
-        if s.source == "date":  # dates repeat by design; each is found on its own
-            continue
-        value = value_of(s, text.words)
-        out += _spans_of(text, s.type, value, s.score - 0.05, "repeat", f"first found as {s.reason or s.source}")
-    return out
-
-
 DOCUMENT_SCORE = 0.5  # a value found on another page, printed here: above a guess by shape alone
 
 
@@ -487,7 +233,7 @@ def printed_again(
         span
         for p in found
         if p.value and p.type != "DATE"
-        for span in _spans_of(
+        for span in spans_of(
             text, p.type, p.value, _document_score(p), "document", f"found on another page as {p.value!r}"
         )
     ]
@@ -502,5 +248,5 @@ def _deny(policy: Policy, text: PageText) -> list[Span]:
     return [
         Span(type_, ws, 1.0, "deny", left, right)
         for term, type_ in policy.deny
-        for ws, left, right in _printed(text, _tokens(term))
+        for ws, left, right in printed(text, term.split())
     ]

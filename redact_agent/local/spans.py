@@ -189,6 +189,26 @@ def phone_digits(text: str) -> str:
     return digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
 
 
+def _text_of(words: list[Word], span: Span, i: int) -> str:
+    text = words[i].text
+    if i == span.words[-1] and span.cut_right:
+        text = text[: len(text) - span.cut_right]
+    if i == span.words[0] and span.cut_left:
+        text = text[span.cut_left :]
+    return text
+
+
+def value_of(span: Span, words: list[Word]) -> str:
+    """The text a span takes of its words, line by line (a block's lines joined by newlines)."""
+    lines: dict[int, list[int]] = {}
+    for i in span.words:
+        lines.setdefault(words[i].line, []).append(i)
+    ordered = sorted(lines.values(), key=lambda ix: min(words[i].bbox[1] for i in ix))
+    return "\n".join(
+        " ".join(_text_of(words, span, i) for i in sorted(ix, key=lambda i: words[i].bbox[0])) for ix in ordered
+    )
+
+
 @dataclass(frozen=True)
 class Recogniser:
     name: str

@@ -3,8 +3,8 @@ and the cell overlap by a few pixels (detectors pad each line; the ad-buy pages 
 
 import pytest
 
-from redact_agent.local.engine import find_spans, recognise, value_of
-from redact_agent.local.spans import PageText
+from redact_agent.local.engine import find_spans, recognise
+from redact_agent.local.spans import PageText, value_of
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import Word
 from tests.local.rows import found, rows

@@ -1,7 +1,7 @@
 """Entity cues without labels: names inside running text, organisations, street lines."""
 
-from redact_agent.local.engine import recognise, value_of
-from redact_agent.local.spans import PageText
+from redact_agent.local.engine import recognise
+from redact_agent.local.spans import PageText, value_of
 from tests.local.rows import found, rows
 
 

@@ -3,9 +3,8 @@ are organisations, and the broadcast trade's names are known."""
 
 import pytest
 
-from redact_agent.local.engine import value_of
 from redact_agent.local.organizations import find
-from redact_agent.local.spans import PageText
+from redact_agent.local.spans import PageText, value_of
 from tests.local.rows import rows
 
 

@@ -4,8 +4,8 @@ the real OCR (Tesseract), so the test covers the whole local path from pixels to
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine, recognise, resolve, value_of
-from redact_agent.local.spans import PageText
+from redact_agent.local.engine import LocalEngine, recognise, resolve
+from redact_agent.local.spans import PageText, value_of
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
 from tests.local.rows import found as spans

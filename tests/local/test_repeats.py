@@ -1,8 +1,9 @@
 """A found value is marked wherever else it is printed: in another case, with other edge
 punctuation, and, for a person, the surname printed alone."""
 
-from redact_agent.local.engine import _printed_as, find_spans, value_of
-from redact_agent.local.spans import PageText, Span
+from redact_agent.local.engine import find_spans
+from redact_agent.local.repeats import _printed_as
+from redact_agent.local.spans import PageText, Span, value_of
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import Word
 from tests.local.rows import rows

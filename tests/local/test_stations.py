@@ -3,8 +3,7 @@ call letters that name a programme are not codes."""
 
 import pytest
 
-from redact_agent.local.engine import value_of
-from redact_agent.local.spans import PageText
+from redact_agent.local.spans import PageText, value_of
 from redact_agent.local.stations import find
 from tests.local.rows import rows
 

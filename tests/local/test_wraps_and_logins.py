@@ -3,9 +3,9 @@ label or with their '#'."""
 
 import pytest
 
-from redact_agent.local.engine import recognise, resolve, value_of
+from redact_agent.local.engine import recognise, resolve
 from redact_agent.local.handles import is_login
-from redact_agent.local.spans import PageText
+from redact_agent.local.spans import PageText, value_of
 from tests.local.rows import rows
 
 

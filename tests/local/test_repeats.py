@@ -161,11 +161,12 @@ def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word()
         ("call Gary Hallspending", (40, 600, 400, 624)),
         ("Attn: Amanda Stuart", (40, 700, 400, 724)),
         ("to STUART, AMANDAwe equipment", (40, 800, 600, 824)),  # entities seed 41
-        ("Amanda Stuartwe", (40, 900, 400, 924)),  # too few letters after a value of one word
+        ("call Stuartwe now", (40, 900, 400, 924)),  # too few letters after a value of one word (the surname)
     )
     got = {(words[s.words[-1]].text[: len(words[s.words[-1]].text) - s.cut_right], len(s.words)) for s in spans}
     assert ("Walters", 1) in got
     assert ("AMANDA", 2) in got
+    assert ("Stuart", 1) not in got
     assert not any(text.startswith("Hall") and n == 1 for text, n in got)  # too short to split off a word
 
 

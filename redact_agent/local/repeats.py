@@ -44,7 +44,7 @@ def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], in
                 continue
             run, left, right = _edges(words, seg.words[k : k + n], edge)
             if n > 1 and have[k + n - 1] != want[-1]:
-                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, letters=2)):
+                if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, least=2)):
                     continue
                 right = glued
             if have[k] == want[0]:
@@ -59,17 +59,17 @@ def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], in
     return out
 
 
-def _glued_after(printed: str, value: str, start: int, letters: int = 3) -> int:
-    """The characters of word `printed` after a value's last word `value` (casefolded) that it
-    opens at `start`, where they are a lowercase word of `letters` letters or more that the OCR
+def _glued_after(word: str, value: str, start: int, least: int = 3) -> int:
+    """The characters of `word` after a value's last word `value` (casefolded) that it
+    opens at `start`, where they are a lowercase word of `least` letters or more that the OCR
     glued to it, the space between lost ("Walterssoftware"; two letters where the value's other
     words are printed before it: "STUART, AMANDAwe"); 0 where they are not. The value's word is of
     `GLUED_AFTER` characters or more, so that a short name in a longer word ("Hall" in "Hallway")
     is not taken for one."""
-    rest = printed[start + len(value) :].rstrip(EDGE)
-    glued = len(value) >= GLUED_AFTER and printed[start:].casefold().startswith(value)
-    word = len(rest) >= letters and rest.isalpha() and rest.islower()
-    return len(printed) - start - len(value) if glued and word else 0
+    rest = word[start + len(value) :].rstrip(EDGE)
+    glued = len(value) >= GLUED_AFTER and word[start:].casefold().startswith(value)
+    lowercase = len(rest) >= least and rest.isalpha() and rest.islower()
+    return len(word) - start - len(value) if glued and lowercase else 0
 
 
 def _value_edge(value: str) -> str:
@@ -116,18 +116,18 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         return list(dict.fromkeys(_edges(text.words, run) for run in runs)) + glued
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
-    printed = alnum(value)
-    misread = [run for key, run in text.one_edit("alnum", printed) if _misread(printed, key)]
+    chars = alnum(value)
+    misread = [run for key, run in text.one_edit("alnum", chars) if _misread(chars, key)]
     codes = text.code_runs.get(want, []) + misread  # "0RD-4352595" is either
     out = list(dict.fromkeys(_edges(text.words, run, _value_edge(value)) for run in codes))
     return out + [((i,), left, right) for i, left, right in text.glued.get(want, [])]
 
 
-def _misread(value: str, printed: str) -> bool:
+def _misread(value: str, read: str) -> bool:
     """Whether a code printed one edit from a value is that value misread, not another number of
     its series: the edit is no digit put for another."""
-    (op,) = Levenshtein.editops(value, printed)
-    return not (op.tag == "replace" and value[op.src_pos].isdigit() and printed[op.dest_pos].isdigit())
+    (op,) = Levenshtein.editops(value, read)
+    return not (op.tag == "replace" and value[op.src_pos].isdigit() and read[op.dest_pos].isdigit())
 
 
 def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:

@@ -9,7 +9,7 @@ recognizers: adding one is one module and one line in that list.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -87,12 +87,9 @@ class PageText:
         letters of the tail and the words after it, with the characters of the first word before
         the tail: a name the OCR glued to the word before it ("followingWILKERSON,DANIELLE")."""
         out: dict[str, list[tuple[tuple[int, ...], int]]] = {}
-        for seg in self.segs:
-            for k, first in enumerate(seg.words):
-                for tail, cut in self.tails.get(first, []):
-                    for run in (seg.words[k : k + n] for n in range(1, min(4, len(seg.words) - k) + 1)):
-                        key = letters(tail + "".join(self.words[i].text for i in run[1:]))
-                        out.setdefault(key, []).append((run, cut))
+        for run in self._each_run(4, lambda t: True):
+            for tail, cut in self.tails.get(run[0], []):
+                out.setdefault(letters(tail + "".join(self.words[i].text for i in run[1:])), []).append((run, cut))
         return out
 
     @cached_property
@@ -159,14 +156,19 @@ class PageText:
         self, longest: int, key: Callable[[list[str]], str], fits: Callable[[str], bool]
     ) -> dict[str, list[tuple[int, ...]]]:
         out: dict[str, list[tuple[int, ...]]] = {}
+        for run in self._each_run(longest, fits):
+            out.setdefault(key([self.words[i].text for i in run]), []).append(run)
+        return out
+
+    def _each_run(self, longest: int, fits: Callable[[str], bool]) -> Iterator[tuple[int, ...]]:
+        """The runs of up to `longest` words in a row of a segment, each word of which `fits`."""
         for seg in self.segs:
             for k in range(len(seg.words)):
                 for n in range(1, longest + 1):
                     run = seg.words[k : k + n]
                     if len(run) < n or not fits(self.words[run[-1]].text):
                         break
-                    out.setdefault(key([self.words[i].text for i in run]), []).append(run)
-        return out
+                    yield run
 
 
 def _variants(runs: dict[str, list[tuple[int, ...]]]) -> dict[str, list[str]]:

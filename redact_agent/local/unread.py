@@ -3,19 +3,19 @@
 A stamp printed over a line can hide the whole line from the text detector, which finds it on a
 crop that holds less of the stamp (synthetic documents seed 223: a phone number under "PAID", a
 code under a gray "FILED"); a stamp the OCR reads as a word ("RECEIVED") hides the lines under it.
-What no word of the print covers is looked at (`split`: a stamp's word covers nothing), in two
-inks (`_inks`), in glyph-sized pieces (from a quarter of the page's median word height to one
-word height, not solid), joined into lines where they lie less than a word height apart in a
-row; a line of `GLYPHS` pieces or more and at least two word heights long is a line the detector
-missed. A stamp's own letters are taller than the print and are no glyphs here; a column of
-sideways text joins no row. The crop to read a line on goes on along its rows over the uncovered
-ink that continues it (a value that a stamp's letters touch is no glyphs). It is read twice: in
-print's ink alone first (`_print_only`: a gray stamp over the line is gone), then as printed
-(print lighter than that, such as gray print under a gray stamp). Words read on it that were
-read before are dropped (`_read_already`); a tall word they lie in gives way to them: print the
-detector joined with a stamp over it, or large print read again, which is not kept twice. The
-line's words are then all of one reading, on one line, the line of the print they continue on
-their row where there is one (`_continued`).
+What no word of the print covers is looked at (`split`: a stamp's word covers nothing), in two inks
+(`_inks`: Otsu's, and the print's, darker than a stamp's tone where it lies under one), in glyph-
+sized pieces (from a quarter of the page's median word height to one word height, not solid),
+joined into lines where they lie less than a word height apart in a row; a line of `GLYPHS` pieces
+or more and at least two word heights long is a line the detector missed. A stamp's own letters are
+taller than the print and are no glyphs here; a column of sideways text joins no row. The crop to
+read a line on goes on along its rows over the uncovered ink that continues it (a value that a
+stamp's letters touch is no glyphs). It is read twice: in print's ink alone first (`_print_only`: a
+gray stamp over the line is gone), then as printed (print lighter than that, such as gray print
+under a gray stamp). Words read on it that were read before are dropped (`_read_already`); a tall
+word they lie in gives way to them: print the detector joined with a stamp over it, or large print
+read again, which is not kept twice. The line's words are then all of one reading, on one line, the
+line of the print they continue on their row where there is one (`_continued`).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ MOST = 8  # lines read again on one page at most, those of the most glyphs first
 READ = 0.3  # a word read on a crop is one read already when words read before cover this much of it, or it of one
 TALL = 2.0  # a word this many times the median word's height is a stamp's letters, which hide no print
 INSIDE = 0.5  # a word read on a crop with this much of its area in a tall word supersedes that word
+UNDER_STAMP = 0.75  # print under a stamp darker than print's halfway tone is darker than this share of its tone
 # the share of the rows of the lower of two words beside each other that they share, to be of one line
 # (at half, a phone read again took the line of a skewed line above, sharing 16 of its 32 rows)
 ROW = 0.75
@@ -56,7 +57,7 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     line = max((w.line for w in words), default=-1) + 1
     page_grey = grey(np.asarray(found.page.convert("RGB")))
     lines = missed_lines(page_grey, words)
-    images = (_print_only(page_grey), found.page) if lines else ()
+    images = (_print_only(page_grey, words), found.page) if lines else ()
     for box in lines:
         for image in images:
             again = ocr_words(image, ocr, box)
@@ -131,36 +132,44 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
-def _print_only(page_grey: NDArray[np.uint8]) -> Image.Image:
-    """The page with only its print's ink (`_tones`), lighter tones made paper: a gray stamp over a
+def _print_only(page_grey: NDArray[np.uint8], words: list[Word]) -> Image.Image:
+    """The page with only its print's ink (`_print`), lighter tones made paper: a gray stamp over a
     line is gone, and the line reads as printed ("R-9346755" under a gray "APPROVED" read
     "R-934675PPR" as is)."""
-    tones = _tones(page_grey)
-    return Image.fromarray(page_grey if tones is None else np.where(page_grey < tones[1], page_grey, 255)).convert(
-        "RGB"
-    )
+    inks = _print(page_grey, words)
+    return Image.fromarray(page_grey if inks is None else np.where(inks[1], page_grey, 255)).convert("RGB")
 
 
-def _tones(page_grey: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float] | None:
-    """Otsu's ink, and halfway between the ink's darkest tone (its 5th percentile) and the paper
-    (the page's 90th percentile): print is darker, a gray stamp lighter; None for a page without ink."""
+def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> tuple[NDArray[np.uint8], NDArray[np.bool_]] | None:
+    """Otsu's ink, and the print's: darker than halfway between the ink's darkest tone (its 5th
+    percentile) and the paper (the page's 90th percentile), where a light stamp is not; in the box
+    of a stamp's word (`split`) whose tone (its ink's commonest) lies between that halfway and
+    the ink's darkest, darker than `UNDER_STAMP` of the stamp's tone ("C91436" in black under a
+    gray "CONFIDENTIAL" of tone 138, which the halfway of 159 keeps). None for a page without ink."""
     otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
     if not inked.size:
         return None
-    return np.asarray(ink, dtype=np.uint8), (float(np.percentile(inked, 5)) + float(np.percentile(page_grey, 90))) / 2
+    darkest = float(np.percentile(inked, 5))
+    middle = (darkest + float(np.percentile(page_grey, 90))) / 2
+    printed = page_grey < middle
+    for word in split(words)[1]:
+        x0, y0, x1, y1 = (max(0, int(v)) for v in word.bbox)
+        box = page_grey[y0:y1, x0:x1]
+        tones = box[ink[y0:y1, x0:x1] > 0]
+        tone = int(np.bincount(tones).argmax()) if tones.size else 0
+        if (darkest + middle) / 2 < tone < middle:
+            printed[y0:y1, x0:x1] = box < UNDER_STAMP * tone
+    return np.asarray(ink, dtype=np.uint8), printed
 
 
-def _inks(page_grey: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
-    """The page's ink two ways: under Otsu's threshold, and only its print, darker than halfway to
-    the paper (`_tones`). A gray stamp is Otsu's ink and joins the glyphs it crosses (a code under
-    "RECEIVED"); a darker one breaks into glyph-sized pieces in print's ink that make the row under
-    it too tall ("PAID" over a phone's line): each finds lines the other does not."""
-    tones = _tones(page_grey)
-    if tones is None:
-        return []
-    ink, middle = tones
-    return [ink, np.asarray(page_grey < middle, dtype=np.uint8)]
+def _inks(page_grey: NDArray[np.uint8], words: list[Word]) -> list[NDArray[np.uint8]]:
+    """The page's ink two ways: under Otsu's threshold, and only its print (`_print`). A gray stamp
+    is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker one breaks
+    into glyph-sized pieces in print's ink that make the row under it too tall ("PAID" over a
+    phone's line): each finds lines the other does not."""
+    inks = _print(page_grey, words)
+    return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]
 
 
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
@@ -171,7 +180,7 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
         return []
     height, printed = _height(words), split(words)[0]
     found: list[tuple[int, Box]] = []
-    for ink in _inks(page_grey):
+    for ink in _inks(page_grey, words):
         for pieces, box in _lines(ink, printed, height):
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))

@@ -161,3 +161,12 @@ def test_words_read_again_go_on_the_line_of_the_print_they_continue():
     image = Image.fromarray(page).convert("RGB")
     got = read(image, _ScriptedOcr(image.size, words, again)).words
     assert [(w.text, w.line) for w in got[5:]] == [("GRAY,", 3), ("far", 6)]
+
+
+def test_a_code_under_a_stamp_darker_than_prints_halfway_is_read_under_the_stamps_tone():
+    # Synthetic documents seed 457: "C91436" in black under a gray "CONFIDENTIAL" of tone 138, on a
+    # page whose print's halfway tone is 159: print's ink kept the stamp, and the code was not read.
+    image = _page_with("dark-gray-stamp-over-code.png", 1000)
+    ocr = RapidOcrEngine()
+    assert "C91436" not in [w.text for w in ocr.words(image)]
+    assert "C91436" in [w.text for w in read(image, ocr).words]

@@ -41,7 +41,8 @@ CODE_TYPES = frozenset(
         "GOVERNMENT_ID", "BUSINESS_ID", "FINANCIAL_ACCOUNT", "VEHICLE_ID", "INSTITUTION_CODE", "ONLINE_ID",
     }
 )  # fmt: skip
-_OCR_DIGITS = str.maketrans({"o": "0", "i": "1", "l": "1", "s": "5", "b": "8", "z": "2"})
+OCR_DIGITS = {"o": "0", "i": "1", "l": "1", "s": "5", "b": "8", "z": "2"}  # letters OCR reads for digits, casefolded
+_TO_DIGITS = str.maketrans("".join(OCR_DIGITS), "".join(OCR_DIGITS.values()))
 _LEGAL_FORM = re.compile(r"\b(?:inc|llc|l\.l\.c|ltd|corp|corporation|co|company|plc|lp|llp)\b\.?", re.IGNORECASE)
 _TITLES = "mr|mrs|ms|miss|dr|prof|rev|hon|fr|atty|capt|col|gen|lt|maj|sgt|sen|rep|gov"
 _HONORIFIC = re.compile(rf"^(?:{_TITLES})\.?\s+", re.IGNORECASE)
@@ -119,7 +120,7 @@ def _address(value: str) -> str:
 def code_form(value: str) -> str:
     """An identifier's letters and digits, casefolded, the letters OCR confuses with digits read
     as those digits ("INV-3O41" is "inv3041")."""
-    return alnum(value).translate(_OCR_DIGITS)
+    return alnum(value).translate(_TO_DIGITS)
 
 
 def normal_form(type_: str, value: str) -> str:

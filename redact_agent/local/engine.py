@@ -117,15 +117,18 @@ def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float
 def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
     word and its glyphs stand apart, else the ink inside the word's box cut in proportion; for
-    the last word of a value that a stamp hides the rest of, on over as many more characters."""
+    the first or last word of a value that a stamp hides a part of, on over as many more characters."""
     n = len(words[i].text)
     first, last = _chars(span, words)[i]
     if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last)) is not None:
         x0, y0, x1, y1 = box
     else:
         x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i))
+    char = (x1 - x0) / max(1, last - first)
+    if i == span.words[0] and span.hidden_before:
+        x0 -= char * span.hidden_before
     if i == span.words[-1] and span.hidden:
-        x1 += (x1 - x0) / max(1, last - first) * span.hidden
+        x1 += char * span.hidden
     return x0, y0, x1, y1
 
 

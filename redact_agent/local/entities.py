@@ -16,8 +16,9 @@ import re
 
 import usaddress
 
+from redact_agent.linking import is_title
 from redact_agent.local.layout import Segment, above, below, part
-from redact_agent.local.names import is_common_first_name, is_name_with_rare_surname, is_person_name
+from redact_agent.local.names import is_common_first_name, is_common_surname, is_name_with_rare_surname, is_person_name
 from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
@@ -211,6 +212,18 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     return out
 
 
+def _surnames_after_titles(seg: Segment, words: list[Word]) -> list[Span]:
+    """A census surname right after a person's title ("Mr Phillips", "Dr. Jimenez"): the person,
+    named by the surname alone, the title no part of it (annotation guidelines)."""
+    out = []
+    for k, j in enumerate(seg.words[1:], 1):
+        text = words[j].text
+        surname = text.rstrip(".,;:)")
+        if is_title(words[seg.words[k - 1]].text) and surname[:1].isupper() and is_common_surname(surname):
+            out.append(Span("PERSON_NAME", (j,), 0.45, "surname after a title", 0, len(text) - len(surname)))
+    return out
+
+
 def _two_line_names(segs: list[Segment]) -> list[Span]:
     """A name a narrow cell wraps: a common first name alone on its line, its surname alone
     under it ("JOHN" over "ZWIRBLIS"), read as one name."""
@@ -248,6 +261,7 @@ def find(page_text: PageText) -> list[Span]:
             out.append(Span("PERSON_NAME", seg.words, 0.55, "given-name+surname"))
         else:
             out += _names_within(seg, words)
+        out += _surnames_after_titles(seg, words)
         if _TITLES.match(text) and not seg.text.rstrip().endswith(":") and _after_a_name(seg, segs):
             out.append(Span("JOB_TITLE", seg.words, 0.5, "title-list"))
     return out

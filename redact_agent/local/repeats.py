@@ -4,8 +4,8 @@ A value a recogniser found on a page is searched for again in the page's words (
 document, on its other pages: `engine.printed_again`): in another case and with other edge
 punctuation (`printed`), glued by the OCR to the word before or after it, a name in its other
 forms ("LAST, FIRST", "F. Last") and its surname alone, a phone in another format, a code as the
-OCR misread it or glued it to a label (`_printed_as`), and a code whose rest a stamp hides
-(`_hidden`). Each place found is a span of the value's type (`spans_of`).
+OCR misread it or glued it to a label (`_printed_as`), a code or phone the OCR garbled
+(`garbled`), and a code a stamp hides part of (`_hidden`). Each place found is a span of the value's type (`spans_of`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Literal
 from rapidfuzz.distance import Levenshtein
 
 from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
-from redact_agent.local.names import is_common_surname
+from redact_agent.local.garbled import garbled
+from redact_agent.local.names import is_common_surname, is_first_name
 from redact_agent.local.spans import EDGE, PageText, Span, letters, phone_digits, value_of
 from redact_agent.local.unread import split
 from redact_agent.local.vocabulary import FIELD_WORDS
@@ -151,29 +152,46 @@ def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[t
     return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))
 
 
+GARBLED_LESS = 0.05  # a garbled reading is the least sure: where a recogniser read the value in its words, it has them
+_EXTENSION = re.compile(r"\s*(?:ext\.?|x)\s*\d+$", re.IGNORECASE)  # a phone's extension, printed or not
+_COUNTRY = re.compile(r"^\+?1[\s.-]*(?=\(?\d{3})")  # a US number's country code, printed or not
+
+
+def _as_printed_here(type_: str, value: str) -> str:
+    """A value as a garbled reading of it is searched for: a phone without its extension or country
+    code, which another printing of it may lack ("Te1.456-270-7371" is no garbled "+1 456 270
+    7371": its "Te" would be the "+1", and the label would go into the box)."""
+    if type_ != "PHONE_NUMBER":
+        return value
+    return _COUNTRY.sub("", _EXTENSION.sub("", value))
+
+
 LONE_SURNAME_SCORE = 0.3  # below every recogniser: a surname inside an organisation's name stays with it
-HIDDEN_START = 3  # the fewest characters of a code printed before a stamp's letters hide the rest
+HIDDEN_PART = 3  # the fewest characters of a code printed beside a stamp's letters that hide the rest
 
 
-def _hidden(text: PageText, value: str) -> list[tuple[int, int]]:
-    """Words printing the start of a code whose rest a stamp's letters hide, with the characters
-    hidden: the word is the code's first `HIDDEN_START` characters or more, all but two or more of
-    it, and a stamp's word (`unread.split`) overlaps its rows from its end on over as many
-    characters ("M16" of "M1651912" under "CONFIDENTIAL", which the OCR read no further)."""
+def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
+    """Words printing a part of a code that a stamp's letters hide the rest of, with the characters
+    hidden before and after the word: the word is the code's first or last `HIDDEN_PART`
+    characters or more, all but two or more of it, and a stamp's word (`unread.split`) overlaps its
+    rows beside it, over as many characters as are hidden ("M16" of "M1651912" under
+    "CONFIDENTIAL", which the OCR read no further; "212" of "C704212" after "APPROVED")."""
     want = alnum(value)
-    starts = sorted(
-        (run[0], len(want) - size)
-        for size in range(HIDDEN_START, len(want) - 1)
-        for run in text.alnum_runs.get(want[:size], [])
+    parts = sorted(
+        (run[0], before, len(want) - size - before)
+        for size in range(HIDDEN_PART, len(want) - 1)
+        for before, part in ((0, want[:size]), (len(want) - size, want[-size:]))
+        for run in text.alnum_runs.get(part, [])
         if len(run) == 1
     )
-    stamps = [w.bbox for w in split(text.words)[1]] if starts else []
+    stamps = [w.bbox for w in split(text.words)[1]] if parts else []
     out = []
-    for i, hidden in starts:
+    for i, before, after in parts:
         x0, y0, x1, y1 = text.words[i].bbox
         char = (x1 - x0) / len(text.words[i].text)
-        if any(s[0] <= x1 + char and s[2] >= x1 + char * hidden and s[1] < y1 and s[3] > y0 for s in stamps):
-            out.append((i, hidden))
+        start, end = (x0 - char * before, x0 - char) if before else (x1 + char, x1 + char * after)
+        if any(s[0] <= start and s[2] >= end and s[1] < y1 and s[3] > y0 for s in stamps):
+            out.append((i, before, after))
     return out
 
 
@@ -206,14 +224,44 @@ def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
     """The word sequences a found value is printed again as, each with whether it is a lone
     surname (which must be capitalised, and scores below every recogniser; one that is a form
     word, only after a title) and why: the value (a block's lines one by one: "Suite 200" is
-    printed alone, a name's first name is not), a name's other forms, and its surname."""
+    printed alone, a name's first name is not), a name's other forms, and its surname. A name of
+    one word is a surname alone wherever it is printed ("Mr Phillips", found by its title)."""
     flat = value.replace("\n", " ")
+    if type_ == "PERSON_NAME" and len(flat.split()) == 1:
+        alone = flat.strip(EDGE)
+        lone: Lone = "after a title" if alone.casefold() in FIELD_WORDS else "surname"
+        return [([alone], lone, "the surname")] if len(alone) >= 3 else []
     lines = [line.split() for line in ([flat] if type_ == "PERSON_NAME" else value.split("\n"))]
     out: list[tuple[list[str], Lone, str]] = [(t, "no", "printed again") for t in lines if len("".join(t)) >= 4]
     if type_ == "PERSON_NAME":
         out += [(form, "no", "another printed form") for form in _name_forms(flat)]
         out += [([last], "after a title" if word else "surname", "the surname") for last, word in _surnames(flat)]
     return out
+
+
+def _first_name_before(words: list[Word], i: int) -> bool:
+    """Word `i`, a person's surname, comes right after a census first name on its line, however
+    rare, capitalised and no form word ("terms Kaitlin Duran processed": the name is both)."""
+    if i == 0 or words[i - 1].line != words[i].line:
+        return False
+    before = words[i - 1].text
+    return before.isalpha() and before[0].isupper() and before.casefold() not in FIELD_WORDS and is_first_name(before)
+
+
+TITLED_MISREAD = 6  # the fewest letters of a surname found after a title with one of them misread or lost
+
+
+def _misread_after_title(words: list[Word], surname: str) -> list[int]:
+    """Words right after a person's title that are a surname one character misread, lost or added
+    ("Dr. imenez": the J lost), the surname `TITLED_MISREAD` letters or more."""
+    want = surname.casefold()
+    if len(want) < TITLED_MISREAD:
+        return []
+    return [
+        i
+        for i, w in enumerate(words)
+        if _titled(words, i) and Levenshtein.distance(w.text.strip(EDGE).casefold(), want) == 1
+    ]
 
 
 def _titled(words: list[Word], i: int) -> bool:
@@ -230,11 +278,22 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
             if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
             elif words[ws[0]].text.lstrip(EDGE)[:1].isupper() and (lone == "surname" or _titled(words, ws[0])):
-                out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}"))
+                whole = _first_name_before(words, ws[0])  # the name whole, its first name too
+                run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
+                out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
+        for i in _misread_after_title(words, tokens[0]) if lone != "no" else []:
+            ws, left, right = _edges(words, (i,))
+            out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, after a title"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
-    for i, hidden in _hidden(text, value) if type_ in CODE_TYPES else []:
-        out.append(Span(type_, (i,), score, source, hidden=hidden, reason=f"its start, the rest under a stamp; {why}"))
+    numbers = type_ in CODE_TYPES or type_ == "PHONE_NUMBER"
+    for ws, left, right in garbled(text, _as_printed_here(type_, value)) if numbers else []:
+        reason = f"printed again as the OCR garbled it; {why}"
+        out.append(Span(type_, ws, score - GARBLED_LESS, source, left, right, reason))
+    for i, before, after in _hidden(text, value) if type_ in CODE_TYPES else []:
+        part = "its end" if before else "its start"
+        reason = f"{part}, the rest under a stamp; {why}"
+        out.append(Span(type_, (i,), score, source, hidden_before=before, hidden=after, reason=reason))
     return out
 
 

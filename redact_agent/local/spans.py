@@ -40,6 +40,7 @@ class Span:
     cut_right: int = 0  # characters of the last word that are not part of the value
     reason: str = ""  # why, in words, where the source alone does not say it ("the value of 'Agy Code'")
     hidden: int = 0  # characters of the value after its last word that a stamp's letters hide
+    hidden_before: int = 0  # characters of the value before its first word that a stamp's letters hide
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,18 @@ class PageText:
         return self._runs(4, lambda texts: phone_digits("".join(texts)), lambda t: bool(_PHONE_CHARS.match(t)))
 
     @cached_property
+    def number_runs(self) -> list[tuple[tuple[int, ...], str, int, int]]:
+        """Runs of up to three words of a segment, each with a digit, with their text casefolded,
+        without spaces and edge punctuation, and the edge punctuation of their first and last word
+        (where a number the OCR garbled is searched for, `garbled`)."""
+        out = []
+        for run in self._each_run(3, lambda t: any(c.isdigit() for c in t)):
+            first, last = self.words[run[0]].text, self.words[run[-1]].text
+            read = "".join(self.words[i].text for i in run).casefold().strip(EDGE)
+            out.append((run, read, len(first) - len(first.lstrip(EDGE)), len(last) - len(last.rstrip(EDGE))))
+        return out
+
+    @cached_property
     def letter_runs(self) -> dict[str, list[tuple[int, ...]]]:
         """Runs of up to four words of a segment by their letters alone, casefolded: a name as the
         OCR glued or split its words ("JenniferQ. Jackson", "Jen nifer Jackson")."""
@@ -94,8 +107,9 @@ class PageText:
 
     @cached_property
     def code_runs(self) -> dict[str, list[tuple[int, ...]]]:
-        """Runs of one or two words of a segment by their form as an identifier (`code_form`)."""
-        return self._runs(2, lambda texts: code_form(" ".join(texts)), lambda t: True)
+        """Runs of up to three words of a segment by their form as an identifier (`code_form`): a
+        code the OCR split twice ("REF-202 4205 60")."""
+        return self._runs(3, lambda texts: code_form(" ".join(texts)), lambda t: True)
 
     @cached_property
     def alnum_runs(self) -> dict[str, list[tuple[int, ...]]]:

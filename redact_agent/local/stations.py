@@ -11,7 +11,8 @@ office codes, with boxes that end where the code ends.
   with or without call letters ("CBS 13 WJZ", "11 WBALTV", "5 WRAL", "KABC-101").
 - Office codes after "c/o" ("c/o ESTM").
 - Not a code: call letters naming a programme ("KMBC 9 News on KCWE", "13 WHAM News @ 10P",
-  "News-WUHF"), which the annotation guidelines count as a programme description.
+  "News-WUHF"), which the annotation guidelines count as a programme description; a surname
+  printed "LAST, FIRST" ("WADE, KEITH").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 
 from redact_agent.local.layout import Segment
+from redact_agent.local.names import is_common_first_name
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import PROGRAMME
 
@@ -108,6 +110,15 @@ def _in_programme(seg: Segment, start: int, end: int) -> bool:
     return bool(_PROGRAMME.match(seg.text[end:]) or _PROGRAMME_BEFORE.search(seg.text[:start]))
 
 
+_FIRST_NAME_AFTER = re.compile(r",\s*([A-Za-z]+)")
+
+
+def _before_a_first_name(seg: Segment, end: int) -> bool:
+    """Letters before a comma and a first name are a surname ("WADE, KEITH")."""
+    after = _FIRST_NAME_AFTER.match(seg.text[end:])
+    return after is not None and is_common_first_name(after.group(1))
+
+
 def _logo(seg: Segment) -> Span | None:
     text = seg.text.strip(" .,;:|()[]")
     letters = "".join(c for c in text.upper() if c.isalpha())
@@ -127,7 +138,7 @@ def find(text: PageText) -> list[Span]:
             continue
         for m in CALLS.finditer(seg.text):
             start, end = m.start("code"), m.end("code")
-            if _words_ok(m.group("code")) and not _in_programme(seg, start, end):
+            if _words_ok(m.group("code")) and not _in_programme(seg, start, end) and not _before_a_first_name(seg, end):
                 words, left, right = seg.cuts(start, end)
                 if words:
                     out.append(Span("INSTITUTION_CODE", words, 0.6, "call-letters", left, right))

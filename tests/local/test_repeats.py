@@ -51,6 +51,24 @@ def test_a_surname_that_is_a_form_word_is_marked_alone_after_a_title():
     assert [words[i].text for i in (5, 8)] == ["Price", "Price"] and alone == [(5,)]  # "Mr. Price", not "Unit Price"
 
 
+def test_a_surname_printed_after_a_rare_first_name_is_marked_with_it():
+    # Synthetic documents seed 457: "Mr. Duran" on one page, "terms Kaitlin Duran processed" on
+    # another; "Kaitlin" is no common first name, so the line held no name of its own.
+    found = _found(("seen by Mr. Duran", (40, 40, 300, 64)), ("terms Kaitlin Duran processed", (40, 400, 500, 424)))
+    assert ("PERSON_NAME", "Kaitlin Duran", "repeat") in found
+
+
+def test_a_surname_misread_after_a_title_is_that_person():
+    # Synthetic entities seed 433: "Dr. Jimenez" read "Dr. imenez", the J lost.
+    found = _found(
+        ("Attn: Maria Jimenez", (40, 40, 300, 64)),
+        ("seen by Dr. imenez today", (40, 400, 400, 424)),
+        ("imenez and Jimenes", (40, 500, 300, 524)),  # no title before them
+    )
+    alone = {text for t, text, _ in found if t == "PERSON_NAME" and " " not in text}
+    assert alone == {"imenez"}
+
+
 def test_a_surname_inside_an_organisation_stays_with_it():
     found = _found(("Attn: Gary Huang", (40, 40, 300, 64)), ("Huang Media Group LLC", (40, 400, 400, 424)))
     assert not any(t == "PERSON_NAME" and text == "Huang" for t, text, _ in found)
@@ -121,6 +139,8 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CONTRACT_NUMBER", "P0-41569", "PO-41569order") == ["PO-41569"]  # found with its O misread
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []
     assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone
+    # Synthetic entities seed 461: a code read as three words, split inside its digits.
+    assert _printed("CASE_NUMBER", "REF-2024-20560", "find", "REF-202", "4205", "60", "the") == ["REF-202 4205 60"]
     # Synthetic documents seed 241: "Member # M4657062"; the "#" read as a word is no part of its box.
     assert _printed("CUSTOMER_ID", "M4657062", "Member", "#", "M4657062") == ["M4657062"]
 
@@ -170,7 +190,7 @@ def test_a_value_the_ocr_glued_a_lowercase_word_to_is_marked_without_that_word()
     assert not any(text.startswith("Hall") and n == 1 for text, n in got)  # too short to split off a word
 
 
-def test_a_code_whose_rest_a_stamp_hides_is_marked_over_the_stamp_from_its_start():
+def test_a_code_a_stamp_hides_part_of_is_marked_over_the_stamp_from_the_part_printed():
     # Synthetic documents seed 211: "CONFIDENTIAL", black, over "M1651912"; the OCR read "M16", no more.
     words, spans = _spans(
         ("Customer ID: M1651912", (40, 40, 400, 64)),
@@ -180,3 +200,12 @@ def test_a_code_whose_rest_a_stamp_hides_is_marked_over_the_stamp_from_its_start
     )
     hidden = [(words[s.words[0]].bbox[1], s.hidden) for s in spans if s.hidden]
     assert hidden == [(400, 5)]
+    # Synthetic entities seed 433: "APPROVED" over "C704212"; the OCR read "212" after the stamp.
+    words, spans = _spans(
+        ("Customer ID: C704212", (40, 40, 400, 64)),
+        ("APPROVED", (100, 760, 398, 850)),  # the stamp, ending where "212" starts
+        ("212 was paid", (400, 800, 556, 824)),
+        ("212 is the room", (400, 900, 595, 924)),  # no stamp before it: some other "212"
+    )
+    before = [(words[s.words[0]].bbox[1], s.hidden_before, s.hidden) for s in spans if s.hidden_before]
+    assert before == [(800, 4, 0)]

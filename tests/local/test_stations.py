@@ -25,6 +25,7 @@ def _codes(line: str) -> list[tuple[str, str]]:
         ("c/o ESTM", "ESTM"),
         ("$2,000.00WAOW+", "WAOW+"),  # after a money amount the OCR glued on; a combination's "+"
         ("WAOW+ ABC", "WAOW+"),
+        ("KTVM, Missoula", "KTVM"),  # a place after the comma: no first name
     ],
 )
 def test_call_letters_and_office_codes(line, code):
@@ -45,6 +46,7 @@ def test_a_logo_is_one_code(line):
         "WRAL AM News 6-7a",
         "WEEK 12",
         "KEEP",
+        "for item WADE, KEITH",  # a surname before a first name (synthetic entities seed 461)
     ],
 )
 def test_programmes_and_words_are_not_codes(line):

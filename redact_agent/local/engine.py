@@ -136,9 +136,17 @@ def find_spans(text: PageText, policy: Policy) -> list[Span]:
     """The recognisers' spans, every other place their values are printed, and the policy's deny
     terms, resolved."""
     spans = recognise(text)
-    spans += repeats(resolve(spans, text.words), text)
-    spans += _deny(policy, text)
+    again = repeats(resolve(spans, text.words), text)
+    spans = _outread(spans, again) + again + _deny(policy, text)
     return resolve(spans, text.words)
+
+
+def _outread(spans: list[Span], again: list[Span]) -> list[Span]:
+    """The recognisers' spans less those whose words a repeat of their type holds, and more: the
+    value read further ("REF-202", a code by its prefix, of "REF-202 4205 60", found printed whole
+    elsewhere on the page), which would outscore the repeat."""
+    longer = [(r.type, set(r.words)) for r in again]
+    return [s for s in spans if not any(t == s.type and set(s.words) < words for t, words in longer)]
 
 
 class LocalEngine:

@@ -145,6 +145,15 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CUSTOMER_ID", "M4657062", "Member", "#", "M4657062") == ["M4657062"]
 
 
+def test_a_repeat_that_reads_a_value_further_takes_the_place_of_its_start():
+    # Synthetic entities seed 461: "REF-202 4205 60", its start a code by its prefix alone, which
+    # outscored the repeat of "REF-2024-20560" printed whole above it.
+    found = _found(
+        ("see REF-2024-20560 above", (40, 40, 440, 64)), ("find REF-202 4205 60 the file", (40, 400, 640, 424))
+    )
+    assert {text for t, text, _ in found if t == "CASE_NUMBER"} == {"REF-2024-20560", "REF-202 4205 60"}
+
+
 def test_a_long_code_or_name_is_found_one_character_misread_but_not_another_number():
     assert _printed("CONTRACT_NUMBER", "EST-80002", "ref", "Es1-80002") == ["Es1-80002"]
     assert _printed("CONTRACT_NUMBER", "EST-306378", "ref", "EST-30637s") == ["EST-30637s"]

@@ -8,8 +8,8 @@ with each run of up to three words that could print it (`PageText.number_runs`):
 value must be read as itself, or as a mark or a letter, or be lost; a digit read as another digit,
 or a digit the value lacks, is another number of its series, never this one. A run is the value
 where `EXACT` of its digits, and `MIN_EXACT` or more, are read as themselves, in order, and at
-most `MOST_LOST` are lost. Letters and punctuation of the value may be read as anything ("CJST"
-for "CUST", "1" for "(").
+most `MOST_LOST` are lost. Letters and punctuation of the value may be read as other letters or
+marks ("CJST" for "CUST"), and as a digit only where they look like it ("1" for "(", "5" for "S").
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ def garbled(text: PageText, value: str) -> list[tuple[tuple[int, ...], int, int]
     are not aligned."""
     want = "".join(value.casefold().split())
     digits = _digit_counts(want)
-    needed = max(MIN_EXACT, math.ceil(EXACT * sum(digits)))
     if sum(digits) < MIN_EXACT:
         return []
+    needed = max(MIN_EXACT, math.ceil(EXACT * sum(digits)))
     found = [
         (run, left, right)
         for run, read, left, right in text.number_runs

@@ -5,7 +5,8 @@ document, on its other pages: `engine.printed_again`): in another case and with 
 punctuation (`printed`), glued by the OCR to the word before or after it, a name in its other
 forms ("LAST, FIRST", "F. Last") and its surname alone, a phone in another format, a code as the
 OCR misread it or glued it to a label (`_printed_as`), a code or phone the OCR garbled
-(`garbled`), and a code a stamp hides part of (`_hidden`). Each place found is a span of the value's type (`spans_of`).
+(`garbled`), and a code a stamp hides part of (`_hidden`). Each place found is a span of the
+value's type (`spans_of`).
 """
 
 from __future__ import annotations

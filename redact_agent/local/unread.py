@@ -143,9 +143,10 @@ def _print_only(page_grey: NDArray[np.uint8], words: list[Word]) -> Image.Image:
 def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> tuple[NDArray[np.uint8], NDArray[np.bool_]] | None:
     """Otsu's ink, and the print's: darker than halfway between the ink's darkest tone (its 5th
     percentile) and the paper (the page's 90th percentile), where a light stamp is not; in the box
-    of a stamp's word (`split`) whose tone (its ink's commonest) lies between that halfway and
-    the ink's darkest, darker than `UNDER_STAMP` of the stamp's tone ("C91436" in black under a
-    gray "CONFIDENTIAL" of tone 138, which the halfway of 159 keeps). None for a page without ink."""
+    of a stamp's word (`split`) whose tone (its ink's commonest) is darker than that halfway but
+    not by more than half the way on to the ink's darkest (large print's is), darker than
+    `UNDER_STAMP` of the stamp's tone ("C91436" in black under a gray "CONFIDENTIAL" of tone 138,
+    which the halfway of 159 keeps). None for a page without ink."""
     otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
     if not inked.size:

@@ -169,9 +169,14 @@ class PageText:
     def _runs(
         self, longest: int, key: Callable[[list[str]], str], fits: Callable[[str], bool]
     ) -> dict[str, list[tuple[int, ...]]]:
+        """Runs of up to `longest` words by their `key`, those whose first or last word adds
+        nothing to it left out: the run without them is there ("1 Buchanan, Rose", a quantity before
+        a name; "# #46420", the label's "#" before a code's own)."""
         out: dict[str, list[tuple[int, ...]]] = {}
         for run in self._each_run(longest, fits):
-            out.setdefault(key([self.words[i].text for i in run]), []).append(run)
+            texts = [self.words[i].text for i in run]
+            if len(run) == 1 or (key(texts[:1]) and key(texts[-1:])):
+                out.setdefault(key(texts), []).append(run)
         return out
 
     def _each_run(self, longest: int, fits: Callable[[str], bool]) -> Iterator[tuple[int, ...]]:

@@ -128,6 +128,8 @@ def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
     assert glued == ["WILKERSON,DANIELLE"]
     assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,", "DANIELLE.") == ["WILKERSON, DANIELLE"]
     assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,DANIELS") == []
+    # Synthetic documents seed 419: a quantity before "Buchanan, Rose" adds no letter to the name.
+    assert _printed("PERSON_NAME", "Rose Buchanan", "qty", "1", "Buchanan,", "Rose") == ["Buchanan, Rose"]
 
 
 def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
@@ -143,6 +145,8 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CASE_NUMBER", "REF-2024-20560", "find", "REF-202", "4205", "60", "the") == ["REF-202 4205 60"]
     # Synthetic documents seed 241: "Member # M4657062"; the "#" read as a word is no part of its box.
     assert _printed("CUSTOMER_ID", "M4657062", "Member", "#", "M4657062") == ["M4657062"]
+    # Synthetic documents seed 131: "Invoice # #46420", the code's own "#" glued to it; the label's is no part.
+    assert _printed("INVOICE_NUMBER", "#46420", "Invoice", "#", "#46420") == ["#46420"]
 
 
 def test_a_repeat_that_reads_a_value_further_takes_the_place_of_its_start():

@@ -18,7 +18,7 @@ import math
 from functools import lru_cache
 
 from redact_agent.linking import OCR_DIGITS
-from redact_agent.local.spans import PageText
+from redact_agent.local.spans import EDGE, PageText
 
 EXACT = 0.7  # the share of a value's digits read as themselves
 MIN_EXACT = 5  # and the fewest: a shorter number is too often some other
@@ -26,6 +26,8 @@ MOST_LOST = 2  # digits of the value the OCR may have lost
 LENGTH = (0.7, 1.4)  # a reading's length, without spaces, to the value's: a run of more words is no reading of it
 
 _LOOKS_LIKE = {**OCR_DIGITS, "(": "1", ")": "1"}  # a value's characters the OCR reads as a digit
+# the letters a digit the OCR garbled is read as at a reading's edge: those it is confused with, and "c" for a 0
+_LETTERS_FOR = {d: "".join(k for k, v in OCR_DIGITS.items() if v == d) for d in "0123456789"} | {"0": "oc"}
 Score = tuple[int, int, int]  # digits read as themselves, less digits lost, less edits: the larger the better
 
 
@@ -68,6 +70,25 @@ def align(value: str, read: str) -> Score | None:
     return prev[m]
 
 
+def _reads(value_char: str, read_char: str) -> bool:
+    """Whether a read character at a reading's edge is a reading of a value's: itself, a digit the
+    value's character looks like, or a digit garbled into a mark or into a letter that looks like it
+    ("168c" for "1680"; the "T" of a label glued on is no garbled "4")."""
+    if value_char == read_char or _LOOKS_LIKE.get(value_char) == read_char:
+        return True
+    return value_char.isdigit() and (not read_char.isalnum() or read_char in _LETTERS_FOR.get(value_char, ""))
+
+
+def _edges_read(value: str, read: str) -> bool:
+    """Whether a reading opens and ends with readings of the value's first and last character, or
+    of its first and last letter or digit where the value's edge is punctuation the reading's
+    edge punctuation (`EDGE`, cut off it) may have been."""
+    bare = value.strip(EDGE) or value
+    return (_reads(value[0], read[0]) or _reads(bare[0], read[0])) and (
+        _reads(value[-1], read[-1]) or _reads(bare[-1], read[-1])
+    )
+
+
 def _is_value(needed: int, score: Score | None) -> bool:
     return score is not None and score[0] >= needed and -score[1] <= MOST_LOST
 
@@ -83,9 +104,11 @@ def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 
 def garbled(text: PageText, value: str) -> list[tuple[tuple[int, ...], int, int]]:
     """The runs of words that print `value` as the OCR garbled it, with the edge punctuation of
-    their first and last word; a run that holds a shorter one found is none ("1 INV-0822904", the
-    quantity before the code read as its "I"). Runs of too few of its digits, or too short or long,
-    are not aligned."""
+    their first and last word. A run opens and ends with readings of the value's first and last
+    character (`_edges_read`): a letter read for a value's "+" or ")" is a label's or the next
+    word's, and would take it into the box; and a run that holds a shorter one found is none
+    ("1 INV-0822904", the quantity before the code read as its "I"). Runs of too few of its digits,
+    or too short or long, are not aligned."""
     want = "".join(value.casefold().split())
     digits = _digit_counts(want)
     if sum(digits) < MIN_EXACT:
@@ -95,6 +118,7 @@ def garbled(text: PageText, value: str) -> list[tuple[tuple[int, ...], int, int]
         (run, left, right)
         for run, read, left, right in text.number_runs
         if LENGTH[0] * len(want) <= len(read) <= LENGTH[1] * len(want)
+        and _edges_read(want, read)
         and _shared(digits, _digit_counts(read)) >= needed
         and _is_value(needed, align(want, read))
     ]

@@ -29,6 +29,8 @@ def test_a_digit_read_as_another_or_too_few_read_is_no_finding():
     assert _garbled("R-7381304", "1", "R-7381304", "paid") == ["R-7381304"]
     assert _garbled("INV-0822904", "1", "INV-0822904") == ["INV-0822904"]  # not "1 INV-..." with I read as 1
     assert align("st-798832", "57750032") is None
+    # A label glued to the number: its letters are no reading of the value's "(".
+    assert _garbled("(456) 270-7371", "Tel(456)270-7371", "today") == []
 
 
 def test_the_best_alignment_reads_most_digits_as_themselves():

@@ -196,17 +196,16 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def _surnames(name: str) -> list[tuple[str, bool]]:
+def _surnames(name: str) -> list[str]:
     """The surname of a name as linking reads it (`person`: "First [M.] Last", "Last, First"), when
-    it is one a reader would know alone (a census surname of three letters or more), with whether
-    it is a form word ("Weeks", "Price"), which is the person's only after a title ("Mr. Weeks")."""
+    it is one a reader would know alone (a census surname of three letters or more)."""
     parts = name.split()
     parsed = person(name)
     if len(parts) < 2 or parsed is None:
         return []
     last = next((p.strip(EDGE) for p in parts if alnum(p) == parsed.last), "")
     plain = len(last) >= 3 and last.isalpha() and is_common_surname(last)
-    return [(last, last.casefold() in FIELD_WORDS)] if plain else []
+    return [last] if plain else []
 
 
 def _name_forms(name: str) -> list[list[str]]:
@@ -221,6 +220,12 @@ def _name_forms(name: str) -> list[list[str]]:
 Lone = Literal["no", "surname", "after a title"]
 
 
+def _lone(surname: str) -> Lone:
+    """How a surname printed alone is the person's: anywhere, or, a form word ("Weeks", "Price"),
+    only after a title ("Mr. Weeks")."""
+    return "after a title" if surname.casefold() in FIELD_WORDS else "surname"
+
+
 def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
     """The word sequences a found value is printed again as, each with whether it is a lone
     surname (which must be capitalised, and scores below every recogniser; one that is a form
@@ -230,13 +235,12 @@ def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
     flat = value.replace("\n", " ")
     if type_ == "PERSON_NAME" and len(flat.split()) == 1:
         alone = flat.strip(EDGE)
-        lone: Lone = "after a title" if alone.casefold() in FIELD_WORDS else "surname"
-        return [([alone], lone, "the surname")] if len(alone) >= 3 else []
+        return [([alone], _lone(alone), "the surname")] if len(alone) >= 3 else []
     lines = [line.split() for line in ([flat] if type_ == "PERSON_NAME" else value.split("\n"))]
     out: list[tuple[list[str], Lone, str]] = [(t, "no", "printed again") for t in lines if len("".join(t)) >= 4]
     if type_ == "PERSON_NAME":
         out += [(form, "no", "another printed form") for form in _name_forms(flat)]
-        out += [([last], "after a title" if word else "surname", "the surname") for last, word in _surnames(flat)]
+        out += [([last], _lone(last), "the surname") for last in _surnames(flat)]
     return out
 
 

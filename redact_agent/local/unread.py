@@ -56,8 +56,9 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
     page_grey = grey(np.asarray(found.page.convert("RGB")))
-    lines = missed_lines(page_grey, words)
-    images = (_print_only(page_grey, words), found.page) if lines else ()
+    inks = _print(page_grey, words)
+    lines = missed_lines(page_grey, words, inks)
+    images = (_print_only(page_grey, inks), found.page) if lines else ()
     for box in lines:
         for image in images:
             again = ocr_words(image, ocr, box)
@@ -132,15 +133,17 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
-def _print_only(page_grey: NDArray[np.uint8], words: list[Word]) -> Image.Image:
+def _print_only(page_grey: NDArray[np.uint8], inks: Inks | None) -> Image.Image:
     """The page with only its print's ink (`_print`), lighter tones made paper: a gray stamp over a
     line is gone, and the line reads as printed ("R-9346755" under a gray "APPROVED" read
     "R-934675PPR" as is)."""
-    inks = _print(page_grey, words)
     return Image.fromarray(page_grey if inks is None else np.where(inks[1], page_grey, 255)).convert("RGB")
 
 
-def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> tuple[NDArray[np.uint8], NDArray[np.bool_]] | None:
+Inks = tuple[NDArray[np.uint8], NDArray[np.bool_]]  # Otsu's ink, and the print's
+
+
+def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
     """Otsu's ink, and the print's: darker than halfway between the ink's darkest tone (its 5th
     percentile) and the paper (the page's 90th percentile), where a light stamp is not; in the box
     of a stamp's word (`split`) whose tone (its ink's commonest) is darker than that halfway but
@@ -164,24 +167,24 @@ def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> tuple[NDArray[np.
     return np.asarray(ink, dtype=np.uint8), printed
 
 
-def _inks(page_grey: NDArray[np.uint8], words: list[Word]) -> list[NDArray[np.uint8]]:
+def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
     """The page's ink two ways: under Otsu's threshold, and only its print (`_print`). A gray stamp
     is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker one breaks
     into glyph-sized pieces in print's ink that make the row under it too tall ("PAID" over a
     phone's line): each finds lines the other does not."""
-    inks = _print(page_grey, words)
     return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]
 
 
-def missed_lines(page_grey: NDArray[np.uint8], words: list[Word]) -> list[Box]:
+def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None = None) -> list[Box]:
     """The boxes of lines of glyph-sized ink that no word of the print covers, in either ink
     (`_inks`; a line found in both, once), each grown by half a word height above and below and
-    one word height on either side (the crop to read it on)."""
+    one word height on either side (the crop to read it on). `inks`: the page's (`_print`), as
+    `read` has them already; computed here when not given."""
     if not words:
         return []
     height, printed = _height(words), split(words)[0]
     found: list[tuple[int, Box]] = []
-    for ink in _inks(page_grey, words):
+    for ink in _inks(inks if inks is not None else _print(page_grey, words)):
         for pieces, box in _lines(ink, printed, height):
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))

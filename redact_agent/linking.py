@@ -4,8 +4,9 @@ Mentions of one type are joined when their normal forms agree, each form compute
 own library:
 - PHONE_NUMBER: the E.164 number (`phonenumbers`, US by default), "(312) 555-0199" and
   "312.555.0199" alike;
-- PERSON_NAME: the surname and the given name (`probablepeople`), in either order ("Fran Brown",
-  "BROWN, FRAN", "Brown. Fran" with the comma read as a dot); a given name's initial ("F. Brown")
+- PERSON_NAME: the surname and the given name (`probablepeople`, but for the order a comma or a
+  mixed-case name without one prints), in either order ("Fran Brown", "BROWN, FRAN", "Brown. Fran"
+  with the comma read as a dot); a given name's initial ("F. Brown")
   or a lone surname ("Brown") joins the one person of the scope it fits, and stays alone when two
   would;
 - POSTAL_ADDRESS: house number, street name and ZIP code (`usaddress`);
@@ -49,8 +50,13 @@ _HONORIFIC = re.compile(rf"^(?:{_TITLES})\.?\s+", re.IGNORECASE)
 # a mark or digit the OCR reads for a letter of a name, beside a letter ("Evan$", "J0hn")
 _MARK_FOR_LETTER = {"$": "s", "0": "o", "1": "l", "5": "s", "|": "l"}
 _MARK_IN_WORD = re.compile(r"(?<=[^\W\d_])[$015|]|[$015|](?=[^\W\d_])")
-# "Mack. Scott": "Mack, Scott" with its comma read as a dot (a title is stripped before this)
-_COMMA_READ_AS_DOT = re.compile(r"^(?P<last>[^\W\d_][\w'-]{2,})\.\s+(?P<first>[^\W\d_][\w'-]+)$")
+# "BROWN, FRAN", "Smith, J. A."; "Mack. Scott" is "Mack, Scott" with its comma read as a dot (a
+# title is stripped before this), "Smith, Jr." no surname first
+_SURNAME_FIRST = re.compile(
+    r"^(?P<last>[^\W\d_][\w'-]*),\s*(?!(?:jr|sr|ii|iii|iv)\b)(?P<first>[^\W\d_][\w'-]*)|"
+    r"^(?P<dotted>[^\W\d_][\w'-]{2,})\.\s+(?P<given>[^\W\d_][\w'-]+)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -83,21 +89,31 @@ def person(value: str) -> Name | None:
     text = _MARK_IN_WORD.sub(lambda m: _MARK_FOR_LETTER[m[0]], _HONORIFIC.sub("", " ".join(value.split())))
     if not text:
         return None
-    if misread := _COMMA_READ_AS_DOT.match(text):
-        return Name(alnum(misread["last"]), alnum(misread["first"]))
+    if first_after := _SURNAME_FIRST.match(text):  # printed so, whatever `probablepeople` makes of it
+        last, first = first_after["last"] or first_after["dotted"], first_after["first"] or first_after["given"]
+        return Name(alnum(last), alnum(first))
     try:
         tags, kind = probablepeople.tag(text)
     except probablepeople.RepeatedLabelError:
         tags, kind = {}, "Ambiguous"
     if kind == "Person" and "Surname" in tags:
         first = tags.get("GivenName") or tags.get("FirstInitial") or ""
+        if _printed_first_last(text, tags):
+            return Name(alnum(tags["GivenName"]), alnum(tags["Surname"]))
         return Name(alnum(tags["Surname"]), alnum(first))
     parts = [p for p in re.split(r"[\s,]+", text) if p]
-    if "," in text and len(parts) >= 2:  # "BROWN, FRAN"
-        return Name(alnum(parts[0]), alnum(parts[1]))
     if len(parts) == 1:
         return Name(alnum(parts[0]), "")
     return Name(alnum(parts[-1]), alnum(parts[0]))
+
+
+def _printed_first_last(text: str, tags: dict[str, str]) -> bool:
+    """`probablepeople` tagged a name printed in mixed case without a comma surname first
+    ("Martin Thomas": Thomas is the commoner given name), which is printed given name first; a
+    roster in capitals prints "BROWN FRAN", and a citation "Brown F.", surname first."""
+    order = list(tags)
+    given_after = "GivenName" in tags and order.index("Surname") < order.index("GivenName")
+    return given_after and "," not in text and not text.isupper()
 
 
 def _phone(value: str) -> str | None:

@@ -3,7 +3,7 @@ different ones do not; each join says why."""
 
 import pytest
 
-from redact_agent.linking import link, normal_form, person
+from redact_agent.linking import Name, link, normal_form, person
 from redact_agent.pages import Prediction
 
 
@@ -81,3 +81,8 @@ def test_normal_forms():
     assert person("F. Brown").first == "f" and person("Brown").first == ""
     assert person("Brown. Fran") == person("Fran Brown")  # the comma read as a dot
     assert person("Rev. Brown") == person("Brown")  # a title, not a surname before a comma
+    # printed order where probablepeople reads otherwise: it takes "Martin Thomas" for Thomas
+    # Martin, and "THOMAS, MARTIN" whole for a surname
+    assert person("Martin Thomas") == person("THOMAS, MARTIN") == Name("thomas", "martin")
+    assert person("BROWN FRAN") == Name("brown", "fran")  # a roster in capitals prints surname first
+    assert person("John Smith, Jr.") == Name("smith", "john") and person("Smith, Jr.") == Name("smith", "")

@@ -254,19 +254,35 @@ def _first_name_before(words: list[Word], i: int) -> bool:
 
 
 TITLED_MISREAD = 6  # the fewest letters of a surname found after a title with one of them misread or lost
+LOOK_ALIKE_MISREAD = 5  # the fewest letters of a surname found anywhere with one read as a look-alike
+# characters the OCR reads one for another in a name, casefolded ("Ciark" for "Clark")
+LOOK_ALIKE = ("il1|!", "ce")
 
 
-def _misread_after_title(words: list[Word], surname: str) -> list[int]:
-    """Words right after a person's title that are a surname one character misread, lost or added
-    ("Dr. imenez": the J lost), the surname `TITLED_MISREAD` letters or more."""
+def _misread_alone(words: list[Word], surname: str, lone: Lone) -> list[int]:
+    """Words that are a person's surname misread: right after a title, one character misread, lost
+    or added ("Dr. imenez": the J lost), the surname `TITLED_MISREAD` letters or more; anywhere, for
+    a surname that is no form word (`_lone`), capitalised, one letter read as its look-alike ("Ciark"
+    for "Clark"), the surname `LOOK_ALIKE_MISREAD` letters or more, the word no census name of its own."""
     want = surname.casefold()
-    if len(want) < TITLED_MISREAD:
-        return []
-    return [
-        i
-        for i, w in enumerate(words)
-        if _titled(words, i) and Levenshtein.distance(w.text.strip(EDGE).casefold(), want) == 1
-    ]
+    titled = len(want) >= TITLED_MISREAD
+    anywhere = lone == "surname" and len(want) >= LOOK_ALIKE_MISREAD
+    out = []
+    for i, w in enumerate(words):
+        read = w.text.strip(EDGE)
+        after_title = titled and _titled(words, i) and Levenshtein.distance(read.casefold(), want) == 1
+        look_alike = anywhere and read[:1].isupper() and _looks_alike(read, surname)
+        if after_title or (look_alike and not (is_common_surname(read) or is_first_name(read))):
+            out.append(i)
+    return out
+
+
+def _looks_alike(read: str, value: str) -> bool:
+    """`read` is `value` with one letter read as its look-alike (`LOOK_ALIKE`), case aside."""
+    if len(read) != len(value):
+        return False
+    pairs = [(a, b) for a, b in zip(read.casefold(), value.casefold(), strict=True) if a != b]
+    return len(pairs) == 1 and any(a in group and b in group for a, b in pairs for group in LOOK_ALIKE)
 
 
 def _titled(words: list[Word], i: int) -> bool:
@@ -286,9 +302,9 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
                 whole = _first_name_before(words, ws[0])  # the name whole, its first name too
                 run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
                 out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
-        for i in _misread_after_title(words, tokens[0]) if lone != "no" else []:
+        for i in _misread_alone(words, tokens[0], lone) if lone != "no" else []:
             ws, left, right = _edges(words, (i,))
-            out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, after a title"))
+            out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
     numbers = type_ in CODE_TYPES or type_ == "PHONE_NUMBER"

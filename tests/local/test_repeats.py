@@ -69,6 +69,17 @@ def test_a_surname_misread_after_a_title_is_that_person():
     assert alone == {"imenez"}
 
 
+def test_a_surname_read_with_a_look_alike_letter_is_that_person():
+    # Synthetic entities seed 942: "Shawn Clark", then "amount Clark" read "amount Ciark".
+    found = _found(
+        ("Attn: Shawn Clark", (40, 40, 300, 64)),
+        ("amount Ciark today", (40, 400, 400, 424)),
+        ("ciark and Clerk", (40, 500, 300, 524)),  # lowercase; a letter no look-alike
+    )
+    alone = {text for t, text, _ in found if t == "PERSON_NAME" and " " not in text}
+    assert alone == {"Ciark"}
+
+
 def test_a_surname_inside_an_organisation_stays_with_it():
     found = _found(("Attn: Gary Huang", (40, 40, 300, 64)), ("Huang Media Group LLC", (40, 400, 400, 424)))
     assert not any(t == "PERSON_NAME" and text == "Huang" for t, text, _ in found)
@@ -92,6 +103,17 @@ def test_a_name_whose_comma_was_read_as_a_dot_is_found_again_by_its_initial():
     # Synthetic documents seed 211: "Mack, Scott" read "Mack. Scott"; "S. Mack" on another page.
     found = _found(("Attn: Mack. Scott", (40, 40, 300, 64)), ("per S. Mack today", (40, 400, 400, 424)))
     assert ("PERSON_NAME", "S. Mack", "repeat") in found
+
+
+def test_a_name_a_parser_reads_surname_first_is_found_again_by_its_initial_and_surname():
+    # Synthetic entities seed 942: probablepeople reads "Martin Thomas" as Thomas Martin (Thomas
+    # the commoner given name); "M. Thomas" and "Thomas" alone were not searched for.
+    found = _found(
+        ("Attn: Martin Thomas", (40, 40, 300, 64)),
+        ("order M. Thomas this", (40, 400, 400, 424)),
+        ("see Thomas today", (40, 500, 400, 524)),
+    )
+    assert {("PERSON_NAME", "M. Thomas", "repeat"), ("PERSON_NAME", "Thomas", "repeat")} <= found
 
 
 def _printed(type_: str, value: str, *texts: str) -> list[str]:

@@ -1,7 +1,8 @@
 """Tightening word boxes to the glyph ink, as the gold is drawn (spec/annotation.md).
 
-Per word: grow the box by 2 px, threshold the grey crop with Otsu, less a gray stamp's strokes
-that pass through the word in a lighter ink than its print (`_less_stamp`), keep the dark
+Per word: grow the box by 2 px, threshold the grey crop with Otsu, less the straight lines struck
+across it (`_less_lines`), a gray stamp's strokes that pass through the word in a lighter ink than
+its print (`_less_stamp`) and the specks lighter than print (`_less_light_specks`), keep the dark
 connected components whose centres lie inside the original box (cell rules and the corners two
 of them make, neighbouring words that only reach into the margin, and short pieces that reach
 into the added margin above or below, which are the descenders and ascenders of the lines above
@@ -30,6 +31,7 @@ DOT = 0.1  # the least side of a dot or accent, on average, in heights of its li
 STROKES = 0.4  # the most of the crop that the corner two cell borders make across it fills
 SPECK = 3  # fewer pixels darker than halfway to the paper are noise, not print
 STUB = 0.1  # the least share of the crop's height or width a light piece reaching the word's box spans to be a stamp's
+RULE = 0.8  # the least share of a crop's width a ruled line across it spans
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
 
@@ -54,7 +56,7 @@ def _ink(
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
     _, otsu = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    ink = _less_stamp(crop, np.asarray(otsu, dtype=np.uint8))
+    ink = _less_stamp(crop, _less_lines(np.asarray(otsu, dtype=np.uint8)))
     n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     labels, stats = np.asarray(found_labels, dtype=np.int32), np.asarray(found_stats, dtype=np.int32)
     ch, cw = ink.shape
@@ -64,7 +66,7 @@ def _ink(
         w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
         # a cell border or underline: a ruled line may be a few pixels thick on a scan; or the
         # corner two borders make, across the whole crop both ways and mostly empty
-        rule = (h <= max(3, 0.2 * ch) and w >= 0.8 * cw) or (w <= 3 and h >= 0.8 * ch)
+        rule = (h <= max(3, 0.2 * ch) and w >= RULE * cw) or (w <= 3 and h >= RULE * ch)
         rule = rule or (h == ch and w == cw and stats[i][cv2.CC_STAT_AREA] < STROKES * h * w)
         top = stats[i][cv2.CC_STAT_TOP]
         # a descender of the line above, or an ascender of the line below: short, and reaching
@@ -74,7 +76,7 @@ def _ink(
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
-    found = _in_glyph_rows(keep, stats, labels)
+    found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop), stats, labels)
     return _one_line(found), x0, y0
 
 
@@ -94,8 +96,7 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.u
     A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
     drawn within the word's box; a crop with nothing else keeps its ink."""
     ch, cw = crop.shape
-    middle = (int(crop.min()) + float(np.percentile(crop, 90))) / 2  # between print and paper
-    dark = (crop < middle).astype(np.uint8)
+    dark = (crop < _middle(crop)).astype(np.uint8)
     clean = _less_specks(dark)
     kept = ink.copy()
     for seeds, only_thick in [(dark, False)] + ([(clean, True)] if (clean != dark).any() else []):
@@ -117,6 +118,56 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.u
     return kept if kept.any() else ink
 
 
+def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """`ink` less the straight lines struck through its glyphs, in rows of ink `RULE` of the
+    crop's width long and no thicker than a rule, but where a glyph's stroke crosses one (ink right
+    above and below it): a stamp frame's edge struck through a phone number's glyphs on a fax
+    joined them into one piece with the stamp letters' feet over them, which kept its box 11 px
+    high. A line no glyph crosses, or whose piece of ink is no taller than a rule, is a rule or an
+    underline (a skewed one steps down a row at a time), which `_ink` drops whole with what
+    touches it; a crop of nothing else keeps its ink."""
+    ch, cw = ink.shape
+    thin = max(3, 0.2 * ch)
+    long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
+    n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
+    _, pieces, piece_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    less = ink.copy()
+    for i in range(1, n):
+        x, y, w, h = (int(v) for v in stats[i][:4])
+        piece = int(np.asarray(pieces)[np.asarray(lines) == i][0])
+        if h > thin or y == 0 or y + h == ch or piece_stats[piece][cv2.CC_STAT_HEIGHT] <= thin:
+            continue
+        cols = slice(max(0, x - GROW), x + w + GROW)  # the line's rows out to its ends, which the opening rounds off
+        crossed = (ink[y - 1, cols] > 0) & (ink[y + h, cols] > 0)  # a glyph's stroke goes on through
+        if crossed.any():
+            less[y : y + h, cols][:, ~crossed] = 0
+    return less if less.any() else ink
+
+
+def _middle(crop: NDArray[np.uint8]) -> float:
+    """Halfway between a crop's darkest tone and its paper (its 90th percentile): print is darker."""
+    return (int(crop.min()) + float(np.percentile(crop, 90))) / 2
+
+
+def _less_light_specks(
+    keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32], crop: NDArray[np.uint8]
+) -> list[int]:
+    """Components `keep` less those smaller than a dot (`DOT` of the crop's height, squared) with no
+    pixel as dark as print (`_middle`) that lie above or below the rows of the others: a noisy
+    scan's speckle, and what is left of a gray stamp's stroke on one, which in a chain from a
+    glyph down a ring's band kept a code's box 9 px low. Within those rows they stay: light print
+    breaks into such pieces ("1/10/20" in gray under a black rule)."""
+    darkest = np.full(len(stats), 255, np.int32)
+    np.minimum.at(darkest, labels.ravel(), crop.ravel().astype(np.int32))
+    tops, heights = stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_HEIGHT]
+    small = (stats[:, cv2.CC_STAT_AREA] < (DOT * crop.shape[0]) ** 2) & (darkest >= _middle(crop))
+    others = [i for i in keep if not small[i]]
+    if not others:
+        return keep
+    top, bottom = min(tops[i] for i in others), max(tops[i] + heights[i] for i in others)
+    return [i for i in keep if not small[i] or (tops[i] < bottom and tops[i] + heights[i] > top)]
+
+
 def _less_specks(dark: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A mask less its pieces of under `SPECK` pixels."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
@@ -129,8 +180,10 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     """The stats rows of components `keep`, with a glyph that a stamp's ring or a frame crosses cut
     to the rows of the word's other glyphs. Such a component runs out of the crop at its top or
     bottom, which a glyph does not; it is more than `TALL` times the height of the word's tall
-    glyphs (the upper quartile of the components that are not specks, dots or dashes, which are
-    under a sixth of the crop), strokes or a solid stamp letter's leg alike (a black "Y" of "COPY"
+    glyphs (the upper quartile of the components that stay inside the crop and are not specks,
+    dots or dashes, which are under a sixth of the crop; two are enough: a frame's line joined all
+    but the "RE" of "REF-2018-74235" into one piece that ran out of the crop under them and kept
+    its box 12 px low), strokes or a solid stamp letter's leg alike (a black "Y" of "COPY"
     joined to the "M" of "M4657062" kept its box 12 px high), but for the ground of a logo the
     word is printed on, which fills the crop both ways (vrdu's "KECI 13"). It is measured only in
     the rows the other glyphs span, widened by a quarter of their height (for its own ascender or
@@ -138,16 +191,21 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     frame's line through a '0' kept the quarter above and below it)."""
     ch, cw = labels.shape
     heights = {i: int(stats[i][cv2.CC_STAT_HEIGHT]) for i in keep}
-    glyphs = [h for h in heights.values() if h >= ch / 6]
-    limit = TALL * float(np.percentile(glyphs, 75)) if len(glyphs) >= 4 else float("inf")
+
+    def runs_out(i: int) -> bool:
+        top = int(stats[i][cv2.CC_STAT_TOP])
+        return top == 0 or top + heights[i] == ch
+
+    glyphs = [heights[i] for i in keep if heights[i] >= ch / 6 and not runs_out(i)]
+    limit = TALL * float(np.percentile(glyphs, 75)) if len(glyphs) >= 2 else float("inf")
 
     def crosses(i: int) -> bool:
-        top, h, w = int(stats[i][cv2.CC_STAT_TOP]), heights[i], int(stats[i][cv2.CC_STAT_WIDTH])
-        return h > limit and (top == 0 or top + h == ch) and (h, w) != (ch, cw)
+        w = int(stats[i][cv2.CC_STAT_WIDTH])
+        return heights[i] > limit and runs_out(i) and (heights[i], w) != (ch, cw)
 
     crossed = [i for i in keep if crosses(i)]
     normal = [i for i in keep if i not in crossed]
-    if not crossed or len(normal) < 3:
+    if not crossed or len(normal) < 2:
         return [stats[i] for i in keep]
     top = min(int(stats[i][cv2.CC_STAT_TOP]) for i in normal)
     bottom = max(int(stats[i][cv2.CC_STAT_TOP]) + heights[i] for i in normal)

@@ -288,3 +288,52 @@ def test_a_solid_stamp_letters_leg_joined_to_a_glyph_is_cut_to_the_glyph_rows():
     # is the word's ink, not a stamp crossing it.
     logo = np.asarray(Image.open(FIXTURES / "logo-ground-call-sign.png").convert("L"))
     assert tighten(logo, (17, 16, 226, 147)) == (15.0, 14.0, 228.0, 149.0)
+
+
+def test_a_frames_line_that_joins_all_but_two_glyphs_is_cut_to_their_rows():
+    # Synthetic entities seed 67: a "PAID" frame's top edge, as dark as the print, runs through the
+    # digits of "REF-2018-74235" and its corner goes down out of the crop: one piece of all but
+    # "RE", 36 px tall, which two glyphs of 23 now measure (the code's ink ends at y 51).
+    page = np.asarray(Image.open(FIXTURES / "frame-corner-under-code.png").convert("L"))
+    x0, y0, _, y1 = tighten(page, (25, 19, 298, 61))
+    assert (x0, y0) == (27.0, 28.0) and y1 <= 53.0
+
+
+def test_light_specks_of_a_noisy_stamps_ring_under_a_code_are_not_its_ink():
+    # Synthetic entities seed 461: a gray ring's band on a noisy scan hangs under "CLM-2019-48299";
+    # specks of it, lighter than the print, chained from the glyphs down and kept the box 9 px low
+    # (the code's ink ends at y 44).
+    page = np.asarray(Image.open(FIXTURES / "ring-specks-under-code.png").convert("L"))
+    _, y0, _, y1 = tighten(page, (24, 18, 256, 53))
+    assert y0 == 24.0 and y1 <= 46.0
+
+
+def test_a_frames_edge_struck_through_a_phone_on_a_fax_is_not_its_ink():
+    # Synthetic documents seed 898: an "APPROVED" frame's edge runs through "834.315.2542" and
+    # joins its digits to the stamp letters' feet over them; the glyphs' strokes across the edge
+    # stay, so each digit is whole (the phone's ink spans y 29 to 50).
+    page = np.asarray(Image.open(FIXTURES / "frame-line-through-phone.png").convert("L"))
+    assert tighten(page, (22, 20, 220, 60))[1::2] == (29.0, 50.0)
+
+
+def test_light_print_broken_into_specks_under_a_black_rule_stays():
+    # vrdu2's "1/10/20": gray print that Otsu breaks into pieces of a few pixels, lighter than
+    # halfway to the black rule over it; the pieces beside its dark '1's are its glyphs.
+    page = np.full((40, 80), 255, np.uint8)
+    page[4, :] = 0  # the rule, on past the box
+    page[14:23, 20:22] = 60  # a '1', dark
+    for x in range(30, 60, 3):  # a "0" and a "2" in light pieces, to x 59
+        page[14:23:3, x : x + 2] = 170
+    assert tighten(page, (18, 8, 64, 28)) == (20.0, 14.0, 59.0, 23.0)
+
+
+def test_a_skewed_underline_stepping_down_under_a_word_is_not_its_ink():
+    # Synthetic entities seed 942: an underline under "482.597.5948" steps down a row at a time;
+    # its middle rows run across the crop, no glyph crosses them, and it goes whole.
+    page = np.full((40, 120), 255, np.uint8)
+    for x in (20, 34, 48, 62, 76):
+        page[10:20, x : x + 8] = 0
+    page[20:22, 60:110] = 0  # the underline's steps, 2 px each, the first under the glyphs' feet
+    page[22:24, 16:96] = 0
+    page[24:26, 10:40] = 0
+    assert tighten(page, (18, 6, 100, 25)) == (20.0, 10.0, 84.0, 20.0)

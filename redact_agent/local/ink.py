@@ -66,7 +66,7 @@ def _ink(
         w, h = stats[i][cv2.CC_STAT_WIDTH], stats[i][cv2.CC_STAT_HEIGHT]
         # a cell border or underline: a ruled line may be a few pixels thick on a scan; or the
         # corner two borders make, across the whole crop both ways and mostly empty
-        rule = (h <= max(3, 0.2 * ch) and w >= RULE * cw) or (w <= 3 and h >= RULE * ch)
+        rule = (h <= _thin(ch) and w >= RULE * cw) or (w <= 3 and h >= RULE * ch)
         rule = rule or (h == ch and w == cw and stats[i][cv2.CC_STAT_AREA] < STROKES * h * w)
         top = stats[i][cv2.CC_STAT_TOP]
         # a descender of the line above, or an ascender of the line below: short, and reaching
@@ -127,7 +127,7 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     underline (a skewed one steps down a row at a time), which `_ink` drops whole with what
     touches it; a crop of nothing else keeps its ink."""
     ch, cw = ink.shape
-    thin = max(3, 0.2 * ch)
+    thin = _thin(ch)
     long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
     n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
     _, pieces, piece_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -142,6 +142,11 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
         if crossed.any():
             less[y : y + h, cols][:, ~crossed] = 0
     return less if less.any() else ink
+
+
+def _thin(height: int) -> float:
+    """The thickest a ruled line across a crop `height` px tall is: a few pixels on a scan."""
+    return max(3, 0.2 * height)
 
 
 def _middle(crop: NDArray[np.uint8]) -> float:

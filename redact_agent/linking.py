@@ -97,10 +97,9 @@ def person(value: str) -> Name | None:
     except probablepeople.RepeatedLabelError:
         tags, kind = {}, "Ambiguous"
     if kind == "Person" and "Surname" in tags:
-        first = tags.get("GivenName") or tags.get("FirstInitial") or ""
         if _printed_first_last(text, tags):
             return Name(alnum(tags["GivenName"]), alnum(tags["Surname"]))
-        return Name(alnum(tags["Surname"]), alnum(first))
+        return Name(alnum(tags["Surname"]), alnum(tags.get("GivenName") or tags.get("FirstInitial") or ""))
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     if len(parts) == 1:
         return Name(alnum(parts[0]), "")

@@ -18,7 +18,7 @@ import math
 from functools import lru_cache
 
 from redact_agent.linking import OCR_DIGITS
-from redact_agent.local.spans import EDGE, PageText
+from redact_agent.local.spans import EDGE, PageText, edges
 
 EXACT = 0.7  # the share of a value's digits read as themselves
 MIN_EXACT = 5  # and the fewest: a shorter number is too often some other
@@ -115,8 +115,8 @@ def garbled(text: PageText, value: str) -> list[tuple[tuple[int, ...], int, int]
         return []
     needed = max(MIN_EXACT, math.ceil(EXACT * sum(digits)))
     found = [
-        (run, left, right)
-        for run, read, left, right in text.number_runs
+        edges(text.words, run)
+        for run, read in text.number_runs
         if LENGTH[0] * len(want) <= len(read) <= LENGTH[1] * len(want)
         and _edges_read(want, read)
         and _shared(digits, _digit_counts(read)) >= needed

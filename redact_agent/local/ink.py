@@ -56,7 +56,8 @@ def _ink(
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
     _, otsu = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    ink = _less_stamp(crop, _less_lines(np.asarray(otsu, dtype=np.uint8)))
+    middle = _middle(crop)
+    ink = _less_stamp(crop, _less_lines(np.asarray(otsu, dtype=np.uint8)), middle)
     n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     labels, stats = np.asarray(found_labels, dtype=np.int32), np.asarray(found_stats, dtype=np.int32)
     ch, cw = ink.shape
@@ -76,13 +77,13 @@ def _ink(
         inside = box[0] - 1 <= cx <= box[2] + 1 if centred else left < box[2] and right > box[0]
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
-    found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop), stats, labels)
+    found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop, middle), stats, labels)
     return _one_line(found), x0, y0
 
 
-def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> NDArray[np.uint8]:
     """Otsu's `ink` of a crop less a stamp's strokes in a lighter ink than the print: the ink more
-    than a pixel from any pixel darker than halfway between the crop's darkest and its paper, in
+    than a pixel from any pixel darker than `middle` (`_middle`, print's halfway to the paper), in
     pieces that span a tenth of the crop (`STUB`) and run out of it (a gray ring, frame or letter
     over the word, what is left of one on either side of a glyph it crosses, or a ring's band
     hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low), or that
@@ -96,7 +97,7 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.u
     A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
     drawn within the word's box; a crop with nothing else keeps its ink."""
     ch, cw = crop.shape
-    dark = (crop < _middle(crop)).astype(np.uint8)
+    dark = (crop < middle).astype(np.uint8)
     clean = _less_specks(dark)
     kept = ink.copy()
     for seeds, only_thick in [(dark, False)] + ([(clean, True)] if (clean != dark).any() else []):
@@ -130,6 +131,8 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     thin = _thin(ch)
     long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
     n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
+    if n == 1:  # no line
+        return ink
     _, pieces, piece_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     less = ink.copy()
     for i in range(1, n):
@@ -155,17 +158,17 @@ def _middle(crop: NDArray[np.uint8]) -> float:
 
 
 def _less_light_specks(
-    keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32], crop: NDArray[np.uint8]
+    keep: list[int], stats: NDArray[np.int32], labels: NDArray[np.int32], crop: NDArray[np.uint8], middle: float
 ) -> list[int]:
     """Components `keep` less those smaller than a dot (`DOT` of the crop's height, squared) with no
-    pixel as dark as print (`_middle`) that lie above or below the rows of the others: a noisy
+    pixel as dark as print (darker than `middle`) that lie above or below the rows of the others: a noisy
     scan's speckle, and what is left of a gray stamp's stroke on one, which in a chain from a
     glyph down a ring's band kept a code's box 9 px low. Within those rows they stay: light print
     breaks into such pieces ("1/10/20" in gray under a black rule)."""
     darkest = np.full(len(stats), 255, np.int32)
     np.minimum.at(darkest, labels.ravel(), crop.ravel().astype(np.int32))
     tops, heights = stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_HEIGHT]
-    small = (stats[:, cv2.CC_STAT_AREA] < (DOT * crop.shape[0]) ** 2) & (darkest >= _middle(crop))
+    small = (stats[:, cv2.CC_STAT_AREA] < (DOT * crop.shape[0]) ** 2) & (darkest >= middle)
     others = [i for i in keep if not small[i]]
     if not others:
         return keep

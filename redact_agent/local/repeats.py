@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local.garbled import garbled
 from redact_agent.local.names import is_common_surname, is_first_name
-from redact_agent.local.spans import EDGE, PageText, Span, letters, phone_digits, value_of
+from redact_agent.local.spans import EDGE, PageText, Span, edges, letters, phone_digits, value_of
 from redact_agent.local.unread import split
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.tools.ocr import Word
@@ -44,7 +44,7 @@ def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], in
         for k in range(len(have) - n + 1):
             if have[k + 1 : k + n - 1] != want[1:-1]:
                 continue
-            run, left, right = _edges(words, seg.words[k : k + n], edge)
+            run, left, right = edges(words, seg.words[k : k + n], edge)
             if n > 1 and have[k + n - 1] != want[-1]:
                 if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, least=2)):
                     continue
@@ -102,7 +102,7 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         lost = {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost, as "+1 ..." too
         keys = {want} | lost | ({"1" + k for k in lost} if e164.startswith("+1") else set())
         runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
-        return [_phone_edges(text.words, run) for run in runs]
+        return [_phoneedges(text.words, run) for run in runs]
     if type_ == "PERSON_NAME":
         flat = value.replace("\n", " ")
         whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
@@ -113,15 +113,15 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
             for want in wanted
             for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
         ]
-        edged = [(_edges(text.words, run), cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
+        edged = [(edges(text.words, run), cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
         glued = [(run, cut, right) for (run, _, right), cut in edged]
-        return list(dict.fromkeys(_edges(text.words, run) for run in runs)) + glued
+        return list(dict.fromkeys(edges(text.words, run) for run in runs)) + glued
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:
         return []
     chars = alnum(value)
     misread = [run for key, run in text.one_edit("alnum", chars) if _misread(chars, key)]
     codes = text.code_runs.get(want, []) + misread  # "0RD-4352595" is either
-    out = list(dict.fromkeys(_edges(text.words, run, _value_edge(value)) for run in codes))
+    out = list(dict.fromkeys(edges(text.words, run, _value_edge(value)) for run in codes))
     return out + [((i,), left, right) for i, left, right in text.glued.get(want, [])]
 
 
@@ -132,25 +132,13 @@ def _misread(value: str, read: str) -> bool:
     return not (op.tag == "replace" and value[op.src_pos].isdigit() and read[op.dest_pos].isdigit())
 
 
-def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
+def _phoneedges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
     """A run of words printing a phone number with the characters of its first and last word
     before its first digit or bracket and after its last ("943-218-5379.", "1732·eview")."""
     first, last = words[run[0]].text, words[run[-1]].text
     start = re.search(r"[\d(+]", first)
     end = [m.end() for m in re.finditer(r"[\d)]", last)]
     return run, start.start() if start else 0, len(last) - end[-1] if end else 0
-
-
-def _edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:
-    """A run of words less a word at either end that is edge punctuation alone (the "#" before a
-    code: its box would be the value's), with the characters of its first and last word that are
-    edge punctuation."""
-    while len(run) > 1 and not words[run[0]].text.strip(edge):
-        run = run[1:]
-    while len(run) > 1 and not words[run[-1]].text.strip(edge):
-        run = run[:-1]
-    first, last = words[run[0]].text, words[run[-1]].text
-    return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))
 
 
 GARBLED_LESS = 0.05  # a garbled reading is the least sure: where a recogniser read the value in its words, it has them
@@ -303,7 +291,7 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
                 run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
                 out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
         for i in _misread_alone(words, tokens[0], lone) if lone != "no" else []:
-            ws, left, right = _edges(words, (i,))
+            ws, left, right = edges(words, (i,))
             out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))

@@ -77,16 +77,14 @@ class PageText:
         return self._runs(4, lambda texts: phone_digits("".join(texts)), lambda t: bool(_PHONE_CHARS.match(t)))
 
     @cached_property
-    def number_runs(self) -> list[tuple[tuple[int, ...], str, int, int]]:
+    def number_runs(self) -> list[tuple[tuple[int, ...], str]]:
         """Runs of up to three words of a segment, each with a digit, with their text casefolded,
-        without spaces and edge punctuation, and the edge punctuation of their first and last word
-        (where a number the OCR garbled is searched for, `garbled`)."""
-        out = []
-        for run in self._each_run(3, lambda t: any(c.isdigit() for c in t)):
-            first, last = self.words[run[0]].text, self.words[run[-1]].text
-            read = "".join(self.words[i].text for i in run).casefold().strip(EDGE)
-            out.append((run, read, len(first) - len(first.lstrip(EDGE)), len(last) - len(last.rstrip(EDGE))))
-        return out
+        without spaces and edge punctuation (where a number the OCR garbled is searched for,
+        `garbled`)."""
+        return [
+            (run, "".join(self.words[i].text for i in run).casefold().strip(EDGE))
+            for run in self._each_run(3, lambda t: any(c.isdigit() for c in t))
+        ]
 
     @cached_property
     def letter_runs(self) -> dict[str, list[tuple[int, ...]]]:
@@ -235,3 +233,15 @@ class Recogniser:
     name: str
     types: frozenset[str]  # every type its spans may carry
     find: Callable[[PageText], list[Span]]
+
+
+def edges(words: list[Word], run: tuple[int, ...], edge: str = EDGE) -> tuple[tuple[int, ...], int, int]:
+    """A run of words less a word at either end that is edge punctuation alone (the "#" before a
+    code: its box would be the value's), with the characters of its first and last word that are
+    edge punctuation."""
+    while len(run) > 1 and not words[run[0]].text.strip(edge):
+        run = run[1:]
+    while len(run) > 1 and not words[run[-1]].text.strip(edge):
+        run = run[:-1]
+    first, last = words[run[0]].text, words[run[-1]].text
+    return run, len(first) - len(first.lstrip(edge)), len(last) - len(last.rstrip(edge))

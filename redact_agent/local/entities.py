@@ -18,7 +18,13 @@ import usaddress
 
 from redact_agent.linking import is_title
 from redact_agent.local.layout import Segment, above, below, part
-from redact_agent.local.names import is_common_first_name, is_common_surname, is_name_with_rare_surname, is_person_name
+from redact_agent.local.names import (
+    is_common_first_name,
+    is_common_surname,
+    is_name_with_rare_surname,
+    is_person_name,
+    is_rather_first_name,
+)
 from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
@@ -33,9 +39,10 @@ _WORD_NUMBER = "(?-i:" + "|".join(w for n in _NUMBER_WORDS for w in (n.title(), 
 _STREET = re.compile(
     rf"^(?:{_HOUSE}\s+(?:[\w.'-]+\s+){{0,5}}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
-    r"pike|row|loop|run|walk)\b(?![-/]\d|-\w).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s+\d+.*)$",
+    r"pike|row|loop|run|walk)\b(?![-/]\d|-\w).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s*\d+.*)$",
     re.IGNORECASE,
 )
+_BOX_NUMBER = re.compile(r"\b(box\.?)(?=\d)", re.IGNORECASE)
 _UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"
 _UNIT = re.compile(
     rf"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+)?{_UNIT_WORD}\b.*",
@@ -47,8 +54,14 @@ CITY_LINE = re.compile(
     rf"{_ZIP_CODE}(?:\s+(?:US|USA))?$"
 )
 # A city line as the OCR may misread it, under a street line of its block: a state's letter read
-# as a digit ("New Aliciatown, M1 66029"), a ZIP's digit lost ("Gonzalezborough, AL 2601").
-_READ_CITY_LINE = re.compile(r"^[A-Za-z][A-Za-z .'-]*[A-Za-z.],\s*[A-Z0-9]{2}\.?,?\s+\d{4,5}(?:-\d{4})?$")
+# as a digit or one too many ("New Aliciatown, M1 66029", "South Isaiah. MII 66864"), the state
+# glued to the city or the ZIP, split or lost ("North ElizabethbergDE", "Martinport, OK54573", "A R",
+# "Eaat Stephanie. 65193"), a ZIP's digit lost, read as '+' or 'O', or split ("AL 2601", "VT 851 44").
+_READ_STATE = r"(?:(?=[A-Z0-9]{0,2}[A-Z])[A-Z0-9]{2,3}|[A-Z] [A-Z])"  # a letter at least: no day of a date
+_READ_CITY_LINE = re.compile(
+    rf"^[A-Za-z][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?\s*)?"
+    r"\d(?:\s?[\d+O]){3,4}(?:-\d{4})?$"
+)
 _TITLES = re.compile(
     r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
     r"(?:account\s+executive|sales\s+manager|general\s+manager|station\s+manager|traffic\s+manager|"
@@ -73,8 +86,8 @@ _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*[AaPp]\.?[Mm]\b")  # a clock time is n
 
 def is_street_line(text: str) -> bool:
     """A street line by its shape and usaddress's reading: a listed suffix, or any USPS suffix
-    usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box."""
-    tags, kind = _tag(text)
+    usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box (its number glued on: "P.O. Box7846")."""
+    tags, kind = _tag(_BOX_NUMBER.sub(r"\1 ", text))
     if _STREET.match(text.strip()):
         return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in (
             "Street Address",
@@ -132,7 +145,7 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
     label, is a street line whatever its suffix ("5472 Frank Lights", "One Penn Plaza"), when
     usaddress reads it as one or it is a house number and a few words."""
     for m in re.finditer(
-        rf"(?:(?<=\s)|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?\s|box\.?\s)",
+        rf"(?:(?<=[\s:])|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?(?:\s|(?=\d))|box\.?\s)",
         seg.text,
         re.IGNORECASE,
     ):
@@ -154,17 +167,17 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         start = _street_start(seg, segs, words)
         if start is None:
             continue
-        first, _, _ = seg.cuts(start, len(seg.text))
+        first, label, _ = seg.cuts(start, len(seg.text))  # a label glued to it ("to:1024 Johnson Hill")
         street = part(seg, first, words)
         block_words = list(first)
-        if start == 0:  # a suite line printed over its street line
+        if start == 0:  # a suite line printed over its street line (and no label before it)
             over = above(seg, segs, max_lines=2.0)
             block_words[:0] = next((s.words for s in over if _aligned_below(street, s) and _UNIT.match(s.text)), ())
         line, nxt, lines = street, below(street, segs, max_lines=2.0), 1
         while nxt is not None and lines < 5 and _aligned_below(nxt, street) and _goes_on(line.text, nxt.text):
             block_words += nxt.words
             line, nxt, lines = nxt, below(nxt, segs, max_lines=2.0), lines + 1
-        out.append(Span("POSTAL_ADDRESS", tuple(block_words), 0.8, "usaddress"))
+        out.append(Span("POSTAL_ADDRESS", tuple(block_words), 0.8, "usaddress", cut_left=label))
     return out
 
 
@@ -188,7 +201,8 @@ def _goes_on(line: str, nxt: str) -> bool:
 def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     """Census names inside a longer line: runs of 2–3 capitalised words with a common first
     name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), or any census first name
-    before a middle initial, longest first, each word used once."""
+    before a middle initial or after a common surname and its comma ("status Rogers, Tracie any"),
+    longest first, each word used once."""
     texts = [words[i].text for i in seg.words]
     out: list[Span] = []
     used: set[int] = set()
@@ -199,12 +213,22 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
                 continue
             candidate = " ".join(texts[j] for j in run).strip(".,;:()")
             after = texts[k + size] if k + size < len(texts) else ""
-            if PROGRAMME.fullmatch(after.strip(".,;:()")):
-                continue  # "Jimmy Kimmel Live": a programme title
+            if after[:1].isupper() and PROGRAMME.fullmatch(after.strip(".,;:()")):
+                continue  # "Jimmy Kimmel Live": a programme title, not "project Tommy Stanley report"
             first = texts[k + 1] if texts[k].endswith(",") else texts[k]  # "Burns, Bobby"
-            # a middle initial makes a rarer first name one too ("Katelyn S. Burns")
+            # a middle initial makes a rarer first name one too ("Katelyn S. Burns"), and so does a
+            # comma after a common surname ("Rogers, Tracie"; not "Brown, Hunter", "Hunter" a
+            # commoner surname than first name), a place ("Madison, Virginia") or a firm named by
+            # surnames ("Wright, Ali and Le") aside
             initial = size == 3 and re.fullmatch(r"[A-Z]\.", texts[k + 1]) is not None
-            if (initial or is_common_first_name(first)) and is_person_name(candidate):
+            inverted = size == 2 and texts[k].endswith(",")
+            firm = after in ("and", "&") and "".join(texts[k + size + 1 : k + size + 2])[:1].isupper()
+            if inverted and (is_place(candidate) or firm):
+                continue
+            rare_first = initial or (
+                inverted and is_common_surname(texts[k].rstrip(",")) and is_rather_first_name(first)
+            )
+            if (rare_first or is_common_first_name(first)) and is_person_name(candidate):
                 last = texts[k + size - 1]
                 right = len(last) - len(last.rstrip(".,;:()"))  # "Gary Huang," ends at the name
                 out.append(Span("PERSON_NAME", tuple(seg.words[j] for j in run), 0.5, "census-names", 0, right))

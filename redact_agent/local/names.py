@@ -56,6 +56,14 @@ def is_first_name(word: str) -> bool:
     return _alpha(word).upper() in _first_name_ranks()
 
 
+def is_rather_first_name(word: str) -> bool:
+    """A census first name ranked higher among first names than among surnames, if it is one
+    ("Tracie", "Brianna"; not "Hunter", 735th first name and 130th surname)."""
+    name = _alpha(word).upper()
+    rank = _first_name_ranks().get(name)
+    return rank is not None and rank < _surname_ranks().get(name, rank + 1)
+
+
 def is_common_first_name(word: str) -> bool:
     """One of the census's 500 most frequent first names (any case)."""
     return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)

@@ -84,12 +84,14 @@ def is_organization(text: str) -> bool:
 
 
 def person_after_label(text: str) -> int | None:
-    """Where a census person's name starts after a label of only cue and field words, which
-    the OCR read as one line with it ("Agency Contact Lakeisha Washington")."""
+    """Where a census person's name starts after a label of only cue and field words, or any label
+    its colon ends, which the OCR read as one line with it ("Agency Contact Lakeisha Washington",
+    "Employee: Wood, Brady")."""
     tokens = list(re.finditer(r"\S+", text))
     for k in range(1, len(tokens) - 1):
         start = tokens[k].start()
-        if not has_name_part(text[:start]) and is_person_name(text[start:]):
+        label = text[:start]
+        if (label.rstrip().endswith(":") or not has_name_part(label)) and is_person_name(text[start:]):
             return start
     return None
 

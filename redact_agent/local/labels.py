@@ -73,8 +73,8 @@ def _name(v: str) -> bool:
 
 def _plate(v: str) -> bool:
     """A vehicle's identifier: a VIN or code, or a licence plate in two groups of eight
-    characters at most ("EEL 578", "3S 2998T")."""
-    return _id(v) or bool(re.fullmatch(r"(?=.*\d)(?=.{4,9}$)[A-Z0-9]{1,4}[ -][A-Z0-9]{2,5}", v))
+    characters at most ("EEL 578", "3S 2998T", "M 136810")."""
+    return _id(v) or bool(re.fullmatch(r"(?=.*\d)(?=.{4,9}$)[A-Z0-9]{1,4}[ -][A-Z0-9]{2,6}", v))
 
 
 def _org(v: str) -> bool:
@@ -454,14 +454,15 @@ def _inline(seg: Segment, words: list[Word]) -> list[Span]:
 
 
 _GLUED = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z.]*(?:[:#]+|(?<=[A-Za-z])\.(?=\d)|(?<=[A-Za-z]{2})(?=\d{4})))(?P<value>[A-Za-z]*\d\S*)$"
+    r"^(?P<label>[A-Za-z][A-Za-z.]*(?:#*:|#+|(?<=[A-Za-z])\.(?=\d)|(?<=[A-Za-z]{2})(?=\d{4})))(?P<value>#?[A-Za-z]*\d\S*)$"
 )
 _GLUED_WORDS = re.compile(r"^(?P<label>[A-Za-z][A-Za-z.]*:)(?P<value>[A-Z][A-Za-z.'-]*)$")  # "Attn:John Smith"
 
 
 def _glued(seg: Segment, words: list[Word]) -> list[Span]:
     """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123",
-    "Invoice No.1234567", a code's label with no mark at all: "Order12345678"): the value is
+    "Invoice No.1234567", a code's label with no mark at all: "Order12345678"; a '#' after the
+    label's colon is the value's: "Statement:#774735"): the value is
     the rest of the word, or, for a value in words, runs on from it (`_glued_value`)."""
     out = []
     for j, i in enumerate(seg.words):

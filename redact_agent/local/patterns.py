@@ -1,6 +1,7 @@
 """Recognisers for values with a checkable shape: e-mail, URL/IP/MAC, phone, dates, and the
 identifiers that carry check digits (SSN, EIN, IBAN, payment cards, VAT, VIN), and reference
-numbers whose prefix names their kind ("INV-", "PO-", "CUST-", "CASE-"...).
+numbers whose prefix names their kind ("INV-", "PO-", "CUST-", "CASE-"...), and a driver's licence
+number in Illinois's print (a letter and eleven digits, "M391-7999-7483"), which no code has.
 
 Shapes are matched on segment text; validators from `phonenumbers` and `python-stdnum` then
 accept or reject each candidate, so "123-45-6789" becomes a GOVERNMENT_ID only when it is a
@@ -20,17 +21,21 @@ from stdnum.eu import vat
 from stdnum.us import ein, ssn
 
 from redact_agent.local.layout import Segment
-from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.spans import GLUED_WORD, PageText, Recogniser, Span
 
 _TLD = r"(?:com|net|org|edu|gov|us|io|co|info|biz)"
-# An address as OCR reads it: split at the '@' ("collinskevin @yahoo.com", "tristan93(@ moore.com")
-# or once inside the domain ("name@gn il.com"), the dot before the domain's end read as a space or
-# a comma or followed by one ("name@yahoo com", "name@ gmail. com"), or, at a webmail domain, the
-# '@' read as another mark or a letter ("grayjonathanGhotmailcom", "ann©gmail.com").
+# An address as OCR reads it: split at the '@' ("collinskevin @yahoo.com", "tristan93(@ moore.com"),
+# the '@' read as "(a", or as "(" before a domain that ends as one does ("brianhamilton(a
+# johnson-mecormick.biz", "william01(graham.biz"), the domain split once ("name@gn il.com"), the dot
+# before the domain's end read as a space or a comma, followed by one or lost ("name@yahoo com",
+# "name@ gmail. com", "name@mathis-estradanet"), or, at a webmail domain, the '@' read as another
+# mark or a letter, or lost after a digit ("grayjonathanGhotmailcom", "ann©gmail.com",
+# 'melaniebush "yahoo.com', "chenderson uyahoo.com", "anthony30 yahoo.com").
 EMAIL = re.compile(
-    rf"[A-Za-z0-9._%+-]+\(? ?@ ?[A-Za-z0-9-]+(?: [A-Za-z0-9-]+)?(?:\.[A-Za-z0-9-]+)*"
-    rf"(?:\.[A-Za-z]{{2,}}|\.?[ ,]{_TLD}\b)"
-    rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?:[^\s\w.]|[A-Z0-9])?(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
+    rf"[A-Za-z0-9._%+-]+(?:\(? ?@|\(a|\((?=[\w-]+\.{_TLD}\b)) ?[A-Za-z0-9-]+(?: [A-Za-z0-9-]+)?(?:\.[A-Za-z0-9-]+)*"
+    rf"(?:\.[A-Za-z]{{2,}}|\.?[ ,]{_TLD}\b|(?<=[a-z]){_TLD}\b)"
+    rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.]|[A-Z0-9]| [a-z]|(?<=\d) )?"
+    rf"(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
 )
 URL = re.compile(
     r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b",
@@ -50,12 +55,13 @@ _SPELLED = (
 DATE = re.compile(rf"(?<![\d/])(?:{_SPELLED}|{_NUMERIC}){_TIME}(?![\d/])", re.IGNORECASE)
 # A North American number as printed, with its country code or not ("(497) 991-9391", "+1 385 792
 # 8123"): what a run of digits must look like to be read as a phone without phonenumbers' context.
-PHONE_SHAPE = re.compile(r"(?:\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[\s.-]*\d{4}\b")
+PHONE_SHAPE = re.compile(r"(?:(?<![A-Za-z])\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[\s.-]*\d{4}\b")  # no "1" of "Te1"
 # A number after the country code "+1" whose digits the OCR read in part ("+1 2 831 8778" for
 # "+1 662 831 8778"): at least seven digits in groups, the last of four.
 PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
 _EXTENSION = re.compile(r"[\s,]*(?:ext\.?|extension|x)\s*\d{1,6}\b", re.IGNORECASE)  # part of the phone (spec)
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+DRIVERS_LICENCE = re.compile(r"(?<![\w-])[A-Z]\d{3}-\d{4}-\d{4}(?![\w-])")  # as Illinois prints one
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
 # A card or account number: 13-19 digits in groups, not a phone's after its '+' and not running on
@@ -75,10 +81,15 @@ _PREFIX_TYPES = {
     **dict.fromkeys(("CASE", "CLM", "TKT", "REF"), "CASE_NUMBER"),
     **dict.fromkeys(("POL",), "POLICY_NUMBER"),
 }
-# The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"); a
-# dot inside the code is one the OCR read for a digit's stroke ("CT-561.15").
-_LOOKALIKES = str.maketrans("015", "OIS")
-PREFIXED = re.compile(r"(?<![\w-])(?P<prefix>[A-Z015]{2,4})-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.][A-Z0-9]+)*(?![\w-])")
+# The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"), an
+# 'O' first as a lowercase one ("oRD-19004"), or split from the rest before its hyphen ("EST
+# -474165"); a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"); the
+# word after it may be glued on ("CUST-3682529licence", "POL-71-114903-project").
+_LOOKALIKES = str.maketrans("015o", "OISO")
+PREFIXED = re.compile(
+    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}}) ?-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.][A-Z0-9]+)*"
+    rf"(?=-?{GLUED_WORD}|(?![\w-]))"
+)
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
 _VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
 _VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))
@@ -170,8 +181,9 @@ def _phones(seg: Segment) -> Iterator[Span]:
         raw = seg.text[start:end].strip()
         if extension := _EXTENSION.match(seg.text, end):
             end = extension.end()
-        # A bare run of digits is as likely an account or invoice number: want phone punctuation.
-        if re.search(r"[-().\s+]", raw) and not DATE.fullmatch(raw):
+        # A bare run of digits is as likely an account or invoice number: want phone punctuation;
+        # and no date or IP address ("141.216.95.103", eleven digits in dotted groups)
+        if re.search(r"[-().\s+]", raw) and not DATE.fullmatch(raw) and not IPV4.fullmatch(raw):
             words, left, right = seg.cuts(start, end)
             yield Span("PHONE_NUMBER", words, 0.9, "phonenumbers", left, right)
 
@@ -210,6 +222,7 @@ def find(text: PageText) -> list[Span]:
         out += _dates(seg)
         out += _spelled_dates(seg)
         out += _spans(seg, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid)
+        out += _spans(seg, DRIVERS_LICENCE, "GOVERNMENT_ID", 0.85, "licence-shape")
         out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)
         out += _spans(seg, IBAN, "FINANCIAL_ACCOUNT", 0.95, "stdnum.iban", ok=iban.is_valid)
         out += _spans(seg, CARD, "FINANCIAL_ACCOUNT", 0.9, "luhn", ok=lambda s: luhn.is_valid(re.sub(r"\D", "", s)))

@@ -26,7 +26,8 @@ EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value p
 _PHONE_CHARS = re.compile(r"^[\d()+\-./:'’·,]+(?:[^\w\s]?[a-z]{3,})?$")
 MISREAD = 8  # a value this long is searched for with one character misread, lost or added too
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
-_GLUED_WORD = re.compile(r"(?<=\d)[a-z]{2,}$")  # a lowercase word the OCR glued to a number before it
+GLUED_WORD = r"[a-z]{2,}\b"  # a lowercase word the OCR glued to a number or code before it, the space lost
+_GLUED_WORD = re.compile(rf"(?<=\d){GLUED_WORD}$")
 _CAMEL = re.compile(r"(?<=[a-z])[A-Z]")  # a capital right after a lowercase letter: two words the OCR glued
 
 

@@ -247,6 +247,7 @@ def test_a_label_without_its_colon_takes_only_a_code(line):
         ("Order No:88123", "CONTRACT_NUMBER", "88123"),
         ("Traffic #:1629799", "CONTRACT_NUMBER", "1629799"),
         ("Invoice No.1234567", "INVOICE_NUMBER", "1234567"),
+        ("Statement:#774735", "INVOICE_NUMBER", "#774735"),  # the '#' after the colon is printed with the value
         ("Order12345678 Flight", "CONTRACT_NUMBER", "12345678"),
         ("Attn:John Smith Phone: 312-555-0199", "PERSON_NAME", "John Smith"),
     ],
@@ -359,6 +360,7 @@ def test_year_less_dates_only_where_a_date_is_the_likelier_reading(line, dates):
         ("Member #M99455", "CUSTOMER_ID", "M99455"),  # the OCR gave the label's '#' to the value
         ("VIN: EEL 578", "VEHICLE_ID", "EEL 578"),  # a licence plate in two groups
         ("Plate: 3S 2998T", "VEHICLE_ID", "3S 2998T"),  # of unequal length
+        ("Plate: M 136810", "VEHICLE_ID", "M 136810"),  # a letter and six digits (synthetic documents 241)
         ("Attn: lan Haynes", "PERSON_NAME", "lan Haynes"),  # the OCR read the capital I as l
     ],
 )
@@ -393,6 +395,9 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("see 1NV-30211 attached", "INVOICE_NUMBER", "1NV-30211"),  # the I of "INV" read as a one
         ("renewal +1 2 831 8778 goo", "PHONE_NUMBER", "+1 2 831 8778"),  # digits after "+1" read in part
         ("order CT-561.15 due", "CONTRACT_NUMBER", "CT-561.15"),  # a digit's stroke read as a dot
+        ("EST -474165", "CONTRACT_NUMBER", "EST -474165"),  # split before its hyphen (documents 898), no label
+        ("your attached oRD-19004 team", "CONTRACT_NUMBER", "oRD-19004"),  # its O read lowercase (entities 67)
+        ("Young and B703-4009-9110 Issued:", "GOVERNMENT_ID", "B703-4009-9110"),  # a driver's licence, no label
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
         ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
     ],
@@ -478,3 +483,11 @@ def test_a_phone_glued_to_its_label_by_the_area_codes_bracket_is_found():
     words = rows(("Tel.(747) 206-0001 185.0.156.6", (40, 40, 600, 64)))
     phones = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PHONE_NUMBER"]
     assert phones == ["(747) 206-0001"]
+
+
+def test_a_phone_after_a_misread_label_ending_in_a_one_and_no_ip_address_as_a_phone():
+    # Synthetic documents 223: "Te1 (896) 317-1862 141.216.95.103": the "1" of the label read as a
+    # country code refused the phone, and phonenumbers took the IP address for one.
+    words = rows(("Te1 (896) 317-1862 141.216.95.103", (40, 40, 600, 64)))
+    found_ = {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
+    assert found_ == {("PHONE_NUMBER", "(896) 317-1862"), ("ONLINE_ID", "141.216.95.103")}

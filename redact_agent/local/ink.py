@@ -27,6 +27,7 @@ GROW = 2
 # 1.5 one over a "P" that ran out of a box 12 px over them)
 TALL = 1.3
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
+TIP = 0.2  # the most a descender's broken-off tip lies under a glyph, in heights of its line's ink
 DOT = 0.1  # the least side of a dot or accent, on average, in heights of its line's ink
 STROKES = 0.4  # the most of the crop that the corner two cell borders make across it fills
 SPECK = 3  # fewer pixels darker than halfway to the paper are noise, not print
@@ -88,7 +89,9 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) 
     over the word, what is left of one on either side of a glyph it crosses, or a ring's band
     hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low), or that
     are as thick as a stamp's stroke (`THICK`) and reach the word's box (the crop less its margin:
-    a stamp letter's foot that ended there kept a code's box 17 px low). The light lower half of
+    a stamp letter's foot that ended there kept a code's box 17 px low) or the rows above or below
+    the print's (a gray "Y"'s arm that ended on a code's '9' kept its box 15 px high, in an OCR
+    box that took in the whole stamp letter). The light lower half of
     a thin slash that ends on the box is print, and stays. A thick piece is measured again without
     the pixels as dark as print that lie alone or in pairs (`SPECK`): a noisy scan's gray stamp
     has such, which kept a stamp letter's stroke with two dates under a gray "APPROVED" (IoU 0.62
@@ -99,6 +102,8 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) 
     ch, cw = crop.shape
     dark = (crop < middle).astype(np.uint8)
     clean = _less_specks(dark)
+    rows = np.flatnonzero(clean.any(axis=1))
+    top, bottom = (int(rows[0]) - GROW, int(rows[-1]) + 1 + GROW) if len(rows) else (0, ch)
     kept = ink.copy()
     for seeds, only_thick in [(dark, False)] + ([(clean, True)] if (clean != dark).any() else []):
         light = np.where(cv2.dilate(seeds, np.ones((3, 3), np.uint8)) > 0, 0, ink).astype(np.uint8)
@@ -110,10 +115,11 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) 
             x, y, w, h = (int(v) for v in stats[i][:4])
             edge = min(x, y, cw - x - w, ch - y - h)  # 0: out of the crop; GROW or less: on the word's box
             thick = 2 * float(half[i]) >= THICK
+            beyond = y < top or y + h > bottom  # past the rows of the print
             if (
                 (h >= STUB * ch or w >= STUB * cw)
                 and (thick or not only_thick)
-                and (edge == 0 or (edge <= GROW and thick))
+                and (edge == 0 or (thick and (edge <= GROW or beyond)))
             ):
                 kept[labels == i] = 0
     return kept if kept.any() else ink
@@ -242,9 +248,10 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where they fall into bands of rows with no ink
     between them, the band with the most ink, and a band above it only when its pieces are no
     taller or wider than dots and accents (an 'i's dot), of those the ones near a glyph under them
-    (`_over_a_glyph`) and no smaller than a dot (`DOT`: a pixel of noise in a ring's band over a
+    (`_by_a_glyph`) and no smaller than a dot (`DOT`: a pixel of noise in a ring's band over a
     code kept its box 9 px high); a band below it is the tops of the next line's letters, which a
-    skewed or tall OCR box takes in."""
+    skewed or tall OCR box takes in, but for pieces as small right under a glyph (`TIP`): the tip
+    of a descender that faint print broke off ("Tyler"'s y, which left the box 3 px short)."""
     if len(components) < 2:
         return components
     bands: list[list[NDArray[np.int32]]] = []
@@ -262,25 +269,30 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
         c[cv2.CC_STAT_TOP] for c in bands[main]
     )
     small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
-    dots = [
-        c
-        for band in bands[:main]
-        if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
-        for c in band
-        if _over_a_glyph(c, bands[main], NEAR * height)  # further up: a speck, or the line above's
-        and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
-    ]
-    return dots + bands[main]
+
+    def marks(near: list[list[NDArray[np.int32]]], reach: float, below: bool) -> list[NDArray[np.int32]]:
+        return [
+            c
+            for band in near
+            if all(c[cv2.CC_STAT_HEIGHT] <= small and c[cv2.CC_STAT_WIDTH] <= small for c in band)
+            for c in band
+            if _by_a_glyph(c, bands[main], reach, below)  # further: a speck, or the next line's
+            and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
+        ]
+
+    return (
+        marks(bands[:main], NEAR * height, False) + bands[main] + marks(bands[main + 1 : main + 2], TIP * height, True)
+    )
 
 
-def _over_a_glyph(dot: NDArray[np.int32], line: list[NDArray[np.int32]], reach: float) -> bool:
-    """A dot or accent `reach` px or less above a glyph of the line under it (within its own
-    width to either side). On a skewed line, the tops of its glyphs at the far end do not make
-    the line above's foot at this end a dot."""
-    left, width = int(dot[cv2.CC_STAT_LEFT]), int(dot[cv2.CC_STAT_WIDTH])
-    bottom = int(dot[cv2.CC_STAT_TOP] + dot[cv2.CC_STAT_HEIGHT])
+def _by_a_glyph(mark: NDArray[np.int32], line: list[NDArray[np.int32]], reach: float, below: bool) -> bool:
+    """A dot or accent `reach` px or less above a glyph of the line under it, or a descender's tip
+    as far under one (`below`), within its own width to either side. On a skewed line, the tops of
+    its glyphs at the far end do not make the line above's foot at this end a dot."""
+    left, width = int(mark[cv2.CC_STAT_LEFT]), int(mark[cv2.CC_STAT_WIDTH])
+    top, bottom = int(mark[cv2.CC_STAT_TOP]), int(mark[cv2.CC_STAT_TOP] + mark[cv2.CC_STAT_HEIGHT])
     return any(
-        c[cv2.CC_STAT_TOP] - bottom <= reach
+        (top - c[cv2.CC_STAT_TOP] - c[cv2.CC_STAT_HEIGHT] if below else c[cv2.CC_STAT_TOP] - bottom) <= reach
         for c in line
         if c[cv2.CC_STAT_LEFT] < left + 2 * width and c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH] > left - width
     )

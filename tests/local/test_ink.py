@@ -337,3 +337,29 @@ def test_a_skewed_underline_stepping_down_under_a_word_is_not_its_ink():
     page[22:24, 16:96] = 0
     page[24:26, 10:40] = 0
     assert tighten(page, (18, 6, 100, 25)) == (20.0, 10.0, 84.0, 20.0)
+
+
+def test_a_descenders_tip_that_faint_print_broke_off_stays():
+    # Synthetic documents 457: the tip of "Tyler"'s y, a row under the rest of the word, was taken
+    # for the next line's letters and left the box 3 px short (IoU 0.69).
+    page = np.full((60, 120), 255, np.uint8)
+    for x in (30, 44, 58):
+        page[28:38, x : x + 8] = 0  # glyphs, 10 px
+    page[39:41, 46:48] = 0  # the y's tip, a blank row under its glyph
+    assert tighten(page, (26, 22, 70, 46)) == (30.0, 28.0, 66.0, 41.0)
+    page[39:41, 46:48] = 255
+    page[41:43, 46:48] = 0  # as small but 3 px under the glyph: the next line's, or noise
+    assert tighten(page, (26, 22, 70, 46)) == (30.0, 28.0, 66.0, 38.0)
+
+
+def test_a_gray_stamp_stroke_ending_inside_the_box_past_the_prints_rows_is_not_its_ink():
+    # Synthetic documents 313: a gray "Y"'s arm ends on the '9' of "EST-977748" inside an OCR box
+    # that took in the whole stamp letter, neither out of the crop nor on the box's edge; it kept
+    # the box 15 px high (IoU 0.64). The code's ink spans y 47 to 76.
+    page = np.asarray(Image.open(FIXTURES / "stamp-arm-over-code.png").convert("L"))
+    assert tighten(page, (20, 20, 243, 93)) == (18.0, 46.0, 242.0, 77.0)
+    # Documents 410: a gray "N"'s leg under the "5" of "CL-90599" ends 4 px under the code's ink
+    # (y 22 to 40) and kept its box 5 px low (IoU 0.68).
+    page = np.asarray(Image.open(FIXTURES / "stamp-leg-under-code.png").convert("L"))
+    x0, _, x1, y1 = tighten(page, (20, 20, 124, 46))
+    assert (x0, x1) == (20.0, 124.0) and y1 <= 41.0

@@ -277,8 +277,8 @@ def find(page_text: PageText) -> list[Span]:
             out.append(Span("LOCATION", seg.words, 0.6, "city-line"))
         if names_an_organization(text):  # the organisations recogniser has it
             pass
-        elif (start := person_after_label(seg.text)) is not None:
-            out.append(Span("PERSON_NAME", seg.cuts(start, len(seg.text))[0], 0.6, "census-names after a label"))
+        elif (name := person_after_label(seg.text)) is not None:
+            out.append(Span("PERSON_NAME", seg.cuts(*name)[0], 0.6, "census-names after a label"))
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
         elif is_name_with_rare_surname(text):

@@ -83,16 +83,18 @@ def is_organization(text: str) -> bool:
     return cued and person_after_label(text) is None
 
 
-def person_after_label(text: str) -> int | None:
-    """Where a census person's name starts after a label of only cue and field words, or any label
-    its colon ends, which the OCR read as one line with it ("Agency Contact Lakeisha Washington",
-    "Employee: Wood, Brady")."""
+def person_after_label(text: str) -> tuple[int, int] | None:
+    """Where a census person's name is after a label of only cue and field words, or any label its
+    colon ends, which the OCR read as one line with it ("Agency Contact Lakeisha Washington",
+    "Employee: Wood, Brady"), up to the next label its colon ends ("Employee: Bishop, Edward Role:
+    Statistician")."""
     tokens = list(re.finditer(r"\S+", text))
     for k in range(1, len(tokens) - 1):
         start = tokens[k].start()
+        end = next((t.start() for t in tokens[k + 1 :] if t.group().endswith(":")), len(text))
         label = text[:start]
-        if (label.rstrip().endswith(":") or not has_name_part(label)) and is_person_name(text[start:]):
-            return start
+        if (label.rstrip().endswith(":") or not has_name_part(label)) and is_person_name(text[start:end]):
+            return start, end
     return None
 
 

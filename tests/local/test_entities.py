@@ -229,3 +229,7 @@ def test_a_name_after_any_label_its_colon_ends():
     # Synthetic documents 307: "Employee" is no form word, and its value went unfound.
     words = rows(("Employee: Wood, Brady", (100, 100, 400, 124)))
     assert ("PERSON_NAME", "Wood, Brady") in found(words)
+    # up to the next label: a title's "Role:" after it made the name the whole rest, and the title's
+    # value, found by its own label, outscored it (held-out entities 865, "Edward" left readable)
+    words = rows(("Employee: Bishop, Edward Role: Statistician", (100, 100, 900, 124)))
+    assert ("PERSON_NAME", "Bishop, Edward") in found(words)

@@ -102,7 +102,7 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         lost = {want[:i] + want[i + 1 :] for i in range(len(want))}  # one digit lost, as "+1 ..." too
         keys = {want} | lost | ({"1" + k for k in lost} if e164.startswith("+1") else set())
         runs = [run for key in sorted(keys) for run in text.phone_runs.get(key, [])]
-        return [_phoneedges(text.words, run) for run in runs]
+        return [_phone_edges(text.words, run) for run in runs]
     if type_ == "PERSON_NAME":
         flat = value.replace("\n", " ")
         whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
@@ -132,7 +132,7 @@ def _misread(value: str, read: str) -> bool:
     return not (op.tag == "replace" and value[op.src_pos].isdigit() and read[op.dest_pos].isdigit())
 
 
-def _phoneedges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
+def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
     """A run of words printing a phone number with the characters of its first and last word
     before its first digit or bracket and after its last ("943-218-5379.", "1732·eview")."""
     first, last = words[run[0]].text, words[run[-1]].text

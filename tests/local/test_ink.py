@@ -229,10 +229,11 @@ def test_a_gray_stamp_letters_foot_ending_on_the_boxs_edge_is_not_its_ink():
     # Synthetic documents seed 313: a gray stamp letter's stem stands under a code's '0', touching
     # it, and ends where the OCR box ends (the detector took in the stamp's foot): inside the crop's
     # margin, not out of it, yet the stamp's; the box came out 17 px low (IoU 0.62). The code's ink
-    # ends at y 58.
+    # ends at y 58 (and its last glyph's fringe where the stamp's gray meets it, a pixel, is lost
+    # with the stamp: x 170 or 171).
     page = np.asarray(Image.open(FIXTURES / "stamp-foot-under-code.png").convert("L"))
     x0, y0, x1, y1 = tighten(page, (19, 13, 172, 75))
-    assert (y0, x1) == (25.0, 171.0) and x0 <= 17.0 and y1 <= 59.0
+    assert y0 == 25.0 and 170.0 <= x1 <= 171.0 and x0 <= 17.0 and y1 <= 59.0
 
 
 def test_a_frames_corner_under_a_capital_is_cut_where_the_box_ends_close_under_it():
@@ -270,20 +271,22 @@ def test_the_light_parts_of_thin_strokes_of_print_stay():
     # the slashes of "09/06/2021", a pixel wide, are pale in their lower halves down to the box's
     # edge, which makes them no stamp's stroke (5 px were lost below, IoU 0.74).
     code = np.asarray(Image.open(FIXTURES / "clipped-glyph-code.png").convert("L"))
-    assert tighten(code, (27, 8, 161, 41)) == (25.0, 17.0, 158.0, 35.0)
+    assert tighten(code, (27, 8, 161, 41)) == (25.0, 18.0, 158.0, 34.0)  # less the rows of fringe
     date = np.asarray(Image.open(FIXTURES / "thin-slashes-date.png").convert("L"))
     assert tighten(date, (14, 9, 110, 34)) == (14.0, 15.0, 107.0, 34.0)
     # And "Anderson-Martin": the 'A's pale left leg, which the box clips, has a few pixels as dark
     # as print, alone or in pairs; it is a thin stroke, so they keep it.
     name = np.asarray(Image.open(FIXTURES / "light-diagonal-leg.png").convert("L"))
-    assert tighten(name, (17, 11, 196, 45)) == (15.0, 18.0, 192.0, 37.0)
+    assert tighten(name, (17, 11, 196, 45)) == (15.0, 18.0, 192.0, 36.0)  # less a row of fringe
 
 
 def test_a_solid_stamp_letters_leg_joined_to_a_glyph_is_cut_to_the_glyph_rows():
     # Synthetic documents seed 241: the leg of a black "Y" of "COPY" runs down out of the box of
-    # "M4657062" and touches its "M"; the code's ink is y 39 to 57 (its box was 12 px high, IoU 0.58).
+    # "M4657062" and touches its "M"; the code's ink is y 39 to 57 (its box was 12 px high, IoU 0.58;
+    # the leg's gray rim on the glyph, a pixel, stays).
     page = np.asarray(Image.open(FIXTURES / "stamp-leg-over-code.png").convert("L"))
-    assert tighten(page, (37, 29, 156, 68))[1::2] == (39.0, 57.0)
+    y0, y1 = tighten(page, (37, 29, 156, 68))[1::2]
+    assert 38.0 <= y0 <= 39.0 and y1 == 57.0
     # vrdu: a call sign printed on a logo's black ground, which fills the word's crop both ways; it
     # is the word's ink, not a stamp crossing it.
     logo = np.asarray(Image.open(FIXTURES / "logo-ground-call-sign.png").convert("L"))
@@ -363,3 +366,57 @@ def test_a_gray_stamp_stroke_ending_inside_the_box_past_the_prints_rows_is_not_i
     page = np.asarray(Image.open(FIXTURES / "stamp-leg-under-code.png").convert("L"))
     x0, _, x1, y1 = tighten(page, (20, 20, 124, 46))
     assert (x0, x1) == (20.0, 124.0) and y1 <= 41.0
+
+
+def test_a_gray_stamp_as_dark_as_prints_halfway_is_not_its_ink():
+    # Synthetic entities seed 865: "RECEIVED" in a gray of tone 137 lies over "ST-398667", whose
+    # crop's halfway to the paper is 143, so the stamp's thick strokes were print; the box took in
+    # the stamp letters' ink under the code, 41 px tall for the code's 19 (IoU 0.44). The code's ink
+    # is (24, 31, 140, 50).
+    page = np.asarray(Image.open(FIXTURES / "stamp-as-dark-as-halfway.png").convert("L"))
+    x0, y0, x1, y1 = tighten(page, (20, 20, 143, 65))
+    assert abs(x0 - 24) <= 1 and abs(y0 - 31) <= 1 and abs(x1 - 140) <= 1 and abs(y1 - 50) <= 1
+
+
+def test_bold_print_is_no_stamp_over_itself():
+    # Thick strokes as dark as the thin ones are the print's own (a bold word): print's halfway stays.
+    page = np.full((60, 120), 255, np.uint8)
+    page[20:40, 10:20] = 30  # a thick stem
+    page[20:23, 20:60] = 30  # a thin bar
+    page[20:40, 60:66] = 30
+    assert tighten(page, (8, 18, 68, 42)) == (10.0, 20.0, 66.0, 40.0)
+
+
+def test_the_fringe_of_small_print_is_not_its_ink():
+    # Synthetic entities seed 67: "PO-0676199" 8 px tall; Otsu's threshold took in a row of pale
+    # antialiasing above and below it (IoU 0.79 with the gold, whose ink is (20, 15, 82, 23)).
+    page = np.asarray(Image.open(FIXTURES / "small-code-fringe.png").convert("L"))
+    assert tighten(page, (17, 12, 85, 26)) == (20.0, 15.0, 82.0, 23.0)
+
+
+def test_light_print_over_a_rule_is_no_stamp_over_itself():
+    # Synthetic documents seed 457: "daniel76@powers-williams.info" in light print, a 4 px rule
+    # under it at the crop's edge; measured from that edge, the rule and the print's own blurred
+    # strokes were a stamp's, and the whole print went with them (the box kept whole, IoU 0.61).
+    # The e-mail's ink is (20, 26, 205, 39), its descenders joined to the rule from y 36.
+    page = np.asarray(Image.open(FIXTURES / "light-email-over-rule.png").convert("L"))
+    x0, y0, x1, y1 = tighten(page, (20, 20, 207, 41))
+    assert abs(x0 - 20) <= 1 and y0 == 26.0 and abs(x1 - 205) <= 1 and 36.0 <= y1 <= 39.0
+
+
+def test_faint_prints_light_strokes_past_a_fringe_stay():
+    # Synthetic documents seed 89: "#49938" in faint, noisy print; the '#''s legs are light below
+    # the digits' feet, more than a fringe's pixel, and all its own (taken as fringe, the box lost
+    # 3 px below, IoU 0.91 -> 0.72). The code's ink is (19, 27, 68, 42).
+    page = np.asarray(Image.open(FIXTURES / "faint-hash-code.png").convert("L"))
+    x0, y0, x1, y1 = tighten(page, (22, 20, 71, 47))
+    assert abs(x0 - 19) <= 1 and y0 == 27.0 and abs(x1 - 68) <= 1 and y1 >= 40.0
+
+
+def test_blurred_prints_blobs_are_no_stamp_over_it():
+    # Entities seed 837: "285-695-6113" blurred into blobs 8 px wide, lighter inside than the
+    # crop's darkest pixel; too few such pixels for a stamp's strokes, they stay print (taken for a
+    # stamp, most of the print went with it: IoU 0.93 -> 0.54). The phone's ink is (19, 28, 119, 45).
+    page = np.asarray(Image.open(FIXTURES / "blurred-phone.png").convert("L"))
+    x0, y0, x1, y1 = tighten(page, (20, 20, 123, 54))
+    assert abs(x0 - 19) <= 1 and abs(y0 - 28) <= 1 and abs(x1 - 119) <= 1 and abs(y1 - 45) <= 1

@@ -10,12 +10,15 @@ joined into lines where they lie less than a word height apart in a row; a line 
 or more and at least two word heights long is a line the detector missed. A stamp's own letters are
 taller than the print and are no glyphs here; a column of sideways text joins no row. The crop to
 read a line on goes on along its rows over the uncovered ink that continues it (a value that a
-stamp's letters touch is no glyphs). It is read twice: in print's ink alone first (`_print_only`: a
+stamp's letters touch is no glyphs). It is read twice: in print's ink alone first (`_only`: a
 gray stamp over the line is gone), then as printed (print lighter than that, such as gray print
-under a gray stamp). Words read on it that were read before are dropped (`_read_already`); a tall
-word they lie in gives way to them: print the detector joined with a stamp over it, or large print
-read again, which is not kept twice. The line's words are then all of one reading, on one line, the
-line of the print they continue on their row where there is one (`_continued`).
+under a gray stamp). A gray stamp as dark as the print's halfway joins the glyphs under it in both
+inks; in the print's core (darker than halfway to that halfway) it is gone, and the lines found
+there alone (`_under_stamps`) are read on the core first. Words read on it that were read before
+are dropped (`_read_already`); a tall word they lie in gives way to them: print the detector joined
+with a stamp over it, or large print read again, which is not kept twice. The line's words are then
+all of one reading, on one line, the line of the print they continue on their row where there is
+one (`_continued`).
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ ROW = 0.75
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     """The page turned upright (`orientation.upright`) and its words, with those of the lines the
-    text detector passed over (`missed_lines`) read on a crop each, in place of the tall words they
-    lie in (`_superseded`)."""
+    text detector passed over (`missed_lines`, and `_under_stamps`) read on a crop each, in place
+    of the tall words they lie in (`_superseded`)."""
     found = upright(page, ocr)
     words = found.words
     printed, tall = split(words)
@@ -58,9 +61,11 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     page_grey = grey(np.asarray(found.page.convert("RGB")))
     inks = _print(page_grey, words)
     lines = missed_lines(page_grey, words, inks)
-    images = (_print_only(page_grey, inks), found.page) if lines else ()
-    for box in lines:
-        for image in images:
+    stamped = _under_stamps(page_grey, words, inks, lines)
+    images = [_only(page_grey, inks, PRINT), found.page] if lines or stamped else []
+    crops = [(box, images) for box in lines] + [(box, [_only(page_grey, inks, CORE), *images]) for box in stamped]
+    for box, read_on in crops:
+        for image in read_on:
             again = ocr_words(image, ocr, box)
             new = ~_read_already(as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more]))
             more += [
@@ -91,10 +96,20 @@ def _continued(printed: list[Word], more: list[Word]) -> list[Word]:
 def _read_already(boxes: NDArray[np.float64], known: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Which words read on a crop were read before: words read before cover `READ` of one, or
     it takes in `READ` of one of them (a read as printed that joins a code read in print's ink
-    with the stamp's letters after it, "R-9346755PPROVED")."""
+    with the stamp's letters after it, "R-9346755PPROVED"). Boxes are compared by the middle half
+    of their rows: the detector's boxes are taller than the print, and those of the lines above and
+    below covered a third of "Sara" read under a gray stamp between them.
+    """
+    boxes, known = _middle_rows(boxes), _middle_rows(known)
     inter = intersections(boxes, known)
     covered = covered_areas(boxes, known, inter) >= READ * areas(boxes)
     return covered | (inter >= READ * areas(known)[None, :]).any(axis=1)
+
+
+def _middle_rows(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Boxes less the top and bottom quarter of their rows."""
+    quarter = (boxes[:, 3] - boxes[:, 1]) / 4
+    return np.stack([boxes[:, 0], boxes[:, 1] + quarter, boxes[:, 2], boxes[:, 3] - quarter], axis=1)
 
 
 def _superseded(tall: list[Word], more: list[Word]) -> list[Word]:
@@ -133,23 +148,28 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
-def _print_only(page_grey: NDArray[np.uint8], inks: Inks | None) -> Image.Image:
-    """The page with only its print's ink (`_print`), lighter tones made paper: a gray stamp over a
-    line is gone, and the line reads as printed ("R-9346755" under a gray "APPROVED" read
-    "R-934675PPR" as is)."""
-    return Image.fromarray(page_grey if inks is None else np.where(inks[1], page_grey, 255)).convert("RGB")
+def _only(page_grey: NDArray[np.uint8], inks: Inks | None, k: int) -> Image.Image:
+    """The page with only ink `k` of `inks` (`_print`: `PRINT` or `CORE`), lighter tones made
+    paper: a gray stamp over a line is gone, and the line reads as printed ("R-9346755" under a
+    gray "APPROVED" read "R-934675PPR" as is)."""
+    return Image.fromarray(page_grey if inks is None else np.where(inks[k], page_grey, 255)).convert("RGB")
 
 
-Inks = tuple[NDArray[np.uint8], NDArray[np.bool_]]  # Otsu's ink, and the print's
+Inks = tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.bool_]]  # Otsu's ink, the print's, and its core
+PRINT, CORE = 1, 2  # of `Inks`
 
 
 def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
-    """Otsu's ink, and the print's: darker than halfway between the ink's darkest tone (its 5th
-    percentile) and the paper (the page's 90th percentile), where a light stamp is not; in the box
+    """Otsu's ink, the print's, and the print's core. The print's: darker than halfway between the
+    ink's darkest tone (its 5th percentile) and the paper (the page's 90th percentile), where a
+    light stamp is not; in the box
     of a stamp's word (`split`) whose tone (its ink's commonest) is darker than that halfway but
     not by more than half the way on to the ink's darkest (large print's is), darker than
     `UNDER_STAMP` of the stamp's tone ("C91436" in black under a gray "CONFIDENTIAL" of tone 138,
-    which the halfway of 159 keeps). None for a page without ink."""
+    which the halfway of 159 keeps). The core: darker than halfway between the ink's darkest and
+    that halfway, where a gray stamp as dark as the print's halfway is not, nor where no word of
+    it was read ("FILED" of tone 115 over a signature's name, the print's halfway 140). None for a
+    page without ink."""
     otsu, ink = cv2.threshold(page_grey, 0, 1, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     inked = page_grey[page_grey <= otsu]  # as THRESH_BINARY_INV marks it
     if not inked.size:
@@ -164,7 +184,7 @@ def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
         tone = int(np.bincount(tones).argmax()) if tones.size else 0
         if (darkest + middle) / 2 < tone < middle:
             printed[y0:y1, x0:x1] = box < UNDER_STAMP * tone
-    return np.asarray(ink, dtype=np.uint8), printed
+    return np.asarray(ink, dtype=np.uint8), printed, page_grey < (darkest + middle) / 2
 
 
 def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
@@ -172,7 +192,7 @@ def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
     is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker one breaks
     into glyph-sized pieces in print's ink that make the row under it too tall ("PAID" over a
     phone's line): each finds lines the other does not."""
-    return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]
+    return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]  # the core: `_under_stamps`
 
 
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None = None) -> list[Box]:
@@ -189,10 +209,24 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | N
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))
     found.sort(key=lambda f: -f[0])
+    return _clipped([b for _, b in found[:MOST]], page_grey)
+
+
+def _under_stamps(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None, found: list[Box]) -> list[Box]:
+    """The lines of glyph-sized pieces in the print's core (`_print`) that no word covers and no
+    line of `found` shares: print under a gray stamp as dark as the print's halfway, which joins
+    its glyphs in the other inks, and which the stamp's own letters hide from the detector (none
+    of it read, the stamp neither). Read first on the core alone."""
+    if inks is None or not words:
+        return []
+    height = _height(words)
+    lines = [box for _, box in _lines(np.asarray(inks[2], dtype=np.uint8), split(words)[0], height)]
+    return _clipped([b for b in lines if not any(_same(b, f) for f in found)][: MOST - len(found)], page_grey)
+
+
+def _clipped(boxes: list[Box], page_grey: NDArray[np.uint8]) -> list[Box]:
     page_h, page_w = page_grey.shape
-    return [
-        (max(0.0, b[0]), max(0.0, b[1]), min(float(page_w), b[2]), min(float(page_h), b[3])) for _, b in found[:MOST]
-    ]
+    return [(max(0.0, b[0]), max(0.0, b[1]), min(float(page_w), b[2]), min(float(page_h), b[3])) for b in boxes]
 
 
 def _same(a: Box, b: Box) -> bool:

@@ -170,3 +170,15 @@ def test_a_code_under_a_stamp_darker_than_prints_halfway_is_read_under_the_stamp
     ocr = RapidOcrEngine()
     assert "C91436" not in [w.text for w in ocr.words(image)]
     assert "C91436" in [w.text for w in read(image, ocr).words]
+
+
+def test_a_line_under_a_gray_stamp_as_dark_as_prints_halfway_is_read_on_the_prints_core():
+    # Synthetic documents seed 901: a signature's "Regards," and "Sara Kennedy" under a gray "FILED"
+    # of tone 115, the print's halfway 140: the stamp joins their glyphs in both inks, the detector
+    # read neither line, nor the stamp. On the print's core alone the name reads; and the words of
+    # the lines above and below, whose boxes are taller than their print, do not make it read already.
+    image = _page_with("gray-stamp-over-signature.png", 720)
+    ocr = RapidOcrEngine()
+    assert not {"Sara", "Kennedy"} & {w.text for w in ocr.words(image)}
+    found = {w.text: w.bbox for w in read(image, ocr).words}
+    assert 840 < found["Sara"][1] < found["Kennedy"][3] < 930

@@ -27,10 +27,9 @@ class Segment:
     ends: tuple[int, ...]
     box: tuple[float, float, float, float]
     line: int
-
-    @property
-    def height(self) -> float:
-        return self.box[3] - self.box[1]
+    # its words' median height: the height of its line of print, which its box exceeds where the
+    # line is skewed (a paragraph's line 1900 px long, 3 degrees off, has a box 3 lines tall)
+    height: float
 
     def cuts(self, start: int, end: int) -> tuple[tuple[int, ...], int, int]:
         """Words overlapping text[start:end], and how many characters of the first and last
@@ -66,7 +65,9 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
         ends.append(pos + len(words[i].text))
         pos = ends[-1] + 1
     text = " ".join(words[i].text for i in run)
-    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), union_box([words[i].bbox for i in run]), line)
+    box = union_box([words[i].bbox for i in run])
+    height = statistics.median(words[i].bbox[3] - words[i].bbox[1] for i in run)
+    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), box, line, height)
 
 
 def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:

@@ -88,19 +88,23 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
 
 
 def _phones(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:
-    """A phone number (with its extension) that the break cuts: read across it, it is one."""
-    pieces = [*upper.words[-_TAIL:], *lower.words[:_TAIL]]
-    texts = [words[i].text for i in pieces]
-    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-    split = starts[min(_TAIL, len(upper.words))]  # where the lower line's words start
-    out = []
-    for m in phonenumbers.PhoneNumberMatcher(" ".join(texts), "US", leniency=phonenumbers.Leniency.POSSIBLE):
-        taken = [k for k, start in enumerate(starts) if start < m.end and m.start < start + len(texts[k])]
-        if m.start < split < m.end and PHONE_SHAPE.match(m.raw_string):
-            left = m.start - starts[taken[0]]
-            right = starts[taken[-1]] + len(texts[taken[-1]]) - m.end
-            out.append(Span("PHONE_NUMBER", tuple(pieces[k] for k in taken), 0.9, "wrapped-phone", left, right))
-    return out
+    """A phone number (with its extension) that the break cuts: read across it, it is one. The
+    lower line's words are taken one, two, then three: phonenumbers reads no number in "+1 561 344
+    4508 2021-04-22", the date's digits run on from the phone's."""
+    out: dict[tuple[tuple[int, ...], int, int], Span] = {}
+    for size in range(1, _TAIL + 1):
+        pieces = [*upper.words[-_TAIL:], *lower.words[:size]]
+        texts = [words[i].text for i in pieces]
+        starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+        split = starts[min(_TAIL, len(upper.words))]  # where the lower line's words start
+        for m in phonenumbers.PhoneNumberMatcher(" ".join(texts), "US", leniency=phonenumbers.Leniency.POSSIBLE):
+            taken = [k for k, start in enumerate(starts) if start < m.end and m.start < start + len(texts[k])]
+            if m.start < split < m.end and PHONE_SHAPE.match(m.raw_string):
+                left = m.start - starts[taken[0]]
+                right = starts[taken[-1]] + len(texts[taken[-1]]) - m.end
+                run = tuple(pieces[k] for k in taken)
+                out[run, left, right] = Span("PHONE_NUMBER", run, 0.9, "wrapped-phone", left, right)
+    return list(out.values())
 
 
 def find(text: PageText) -> list[Span]:

@@ -6,6 +6,7 @@ import pytest
 from redact_agent.local.engine import recognise, resolve
 from redact_agent.local.handles import is_login
 from redact_agent.local.spans import PageText, value_of
+from redact_agent.tools.ocr import Word
 from tests.local.rows import rows
 
 
@@ -75,6 +76,38 @@ def test_a_phone_number_and_an_extension_the_paragraph_wraps():
     )
     assert ("PHONE_NUMBER", "(497)\n991-9391") in got
     assert ("PHONE_NUMBER", "636-629-8479\next. 120") in got
+
+
+def test_a_phone_the_paragraph_wraps_before_a_date_is_one_phone():
+    # Held-out documents seed 901: phonenumbers read no number across "+1 561 344" / "4508 2021-04-22".
+    got = _resolved(
+        ("supplies questions licence terms meeting remit +1 561 344", (40, 100, 900, 114)),
+        ("4508 2021-04-22 coverage amount information", (40, 118, 860, 132)),
+    )
+    assert ("PHONE_NUMBER", "+1 561 344\n4508") in got
+
+
+def _skewed(*lines: str, x0: float = 40, y0: float = 100, step: float = 140, rise: float = 6) -> list[Word]:
+    """Lines of words 48 px tall, each word `rise` px lower than the one before it (a page turned
+    a few degrees), the lines 52 px apart at their start."""
+    out = []
+    for line, text in enumerate(lines):
+        for k, part in enumerate(text.split()):
+            top = y0 + 52 * line + rise * k
+            out.append(Word(part, (x0 + k * step, top, x0 + (k + 1) * step - 14, top + 48), 0.99, line, line))
+    return out
+
+
+def test_a_name_a_skewed_paragraph_wraps_is_one_name():
+    # Entities seed 942: a paragraph turned 3 degrees; each line's box is three lines tall, and the
+    # line under "... we for James" started above its middle: "Owen" was no line under it.
+    words = _skewed(
+        "pending supplies support statement request airtime summary updated materials we for James",
+        "Owen status credit remit team thirty approved 2022-01-26 attached total summary hours",
+        "approved team lodging coverage report consulting days thank maintenance",
+    )
+    got = {(s.type, tuple(words[i].text for i in s.words)) for s in resolve(recognise(PageText.of(words)), words)}
+    assert ("PERSON_NAME", ("James", "Owen")) in got
 
 
 def test_digits_either_side_of_a_break_that_no_phone_is_printed_as_are_not_joined():

@@ -27,7 +27,7 @@ from redact_agent.local.names import (
 )
 from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
-from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.spans import PageText, Recogniser, Span, next_label
 from redact_agent.local.vocabulary import PROGRAMME, field_share
 from redact_agent.tools.ocr import Word
 
@@ -43,9 +43,12 @@ _STREET = re.compile(
     re.IGNORECASE,
 )
 _BOX_NUMBER = re.compile(r"\b(box\.?)(?=\d)", re.IGNORECASE)
+_BOX_MISREAD = re.compile(r"\b(p\.?\s*[o0]\.?\s*)bo[×m](?=\.?\s*\d)", re.IGNORECASE)
 _UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"
+# a unit line: its word and its number or letter ("Suite 200", "Bldg A", "# 4B"), or an ordinal
+# before it ("12th Floor"); "Building surveyor", a title under a city line, is none
 _UNIT = re.compile(
-    rf"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+)?{_UNIT_WORD}\b.*",
+    rf"^(?:(?:n|s|e|w|nw|ne|sw|se)\s+)?(?:\d+(?:st|nd|rd|th)\s+{_UNIT_WORD}\b|{_UNIT_WORD}\.?\s*(?:\d|[a-z]\b)).*",
     re.IGNORECASE,
 )
 _ZIP_CODE = r"\d{5}(?:-\d{4})?"
@@ -59,7 +62,7 @@ CITY_LINE = re.compile(
 # "Eaat Stephanie. 65193"), a ZIP's digit lost, read as '+' or 'O', or split ("AL 2601", "VT 851 44").
 _READ_STATE = r"(?:(?=[A-Z0-9]{0,2}[A-Z])[A-Z0-9]{2,3}|[A-Z] [A-Z])"  # a letter at least: no day of a date
 _READ_CITY_LINE = re.compile(
-    rf"^[A-Za-z][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?\s*)?"
+    rf"^[A-Za-z][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?['’]?\s*)?"
     r"\d(?:\s?[\d+O]){3,4}(?:-\d{4})?$"
 )
 _TITLES = re.compile(
@@ -84,9 +87,17 @@ def _tag(text: str) -> tuple[dict[str, str], str]:
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*[AaPp]\.?[Mm]\b")  # a clock time is no house number
 
 
+def _box_as_printed(text: str) -> str:
+    """`text` with a P.O. box's "Box" as the OCR misread it after its "P.O." ("P.0. Bo× 2814",
+    "P.O. Bom 3018") spelt right, character for character."""
+    return _BOX_MISREAD.sub(r"\1Box", text)
+
+
 def is_street_line(text: str) -> bool:
     """A street line by its shape and usaddress's reading: a listed suffix, or any USPS suffix
-    usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box (its number glued on: "P.O. Box7846")."""
+    usaddress names ("599 Alyssa Keys Apt. 200"), or a P.O. box (its number glued on: "P.O. Box7846";
+    its "Box" misread, `_box_as_printed`)."""
+    text = _box_as_printed(text)
     tags, kind = _tag(_BOX_NUMBER.sub(r"\1 ", text))
     if _STREET.match(text.strip()):
         return bool("AddressNumber" in tags or "USPSBoxID" in tags) and kind in (
@@ -144,15 +155,16 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
     A number-led line right above a "City, ST 12345" line, at the segment's start or after a
     label, is a street line whatever its suffix ("5472 Frank Lights", "One Penn Plaza"), when
     usaddress reads it as one or it is a house number and a few words."""
+    text = _box_as_printed(seg.text)
     for m in re.finditer(
         rf"(?:(?<=[\s:])|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?(?:\s|(?=\d))|box\.?\s)",
-        seg.text,
+        text,
         re.IGNORECASE,
     ):
-        rest = seg.text[m.start() :]
+        rest = text[m.start() :]
         if is_street_line(rest):
             return m.start()
-        before = seg.text[: m.start()].rstrip()
+        before = text[: m.start()].rstrip()
         after_label = not before or before.endswith(":") or field_share(before) == 1.0  # "Ship to 90130 ..."
         if after_label and (_tags_as_street(rest) or _NUMBER_LED.match(rest)):
             street = part(seg, seg.cuts(m.start(), len(seg.text))[0], words)
@@ -167,7 +179,8 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
         start = _street_start(seg, segs, words)
         if start is None:
             continue
-        first, label, _ = seg.cuts(start, len(seg.text))  # a label glued to it ("to:1024 Johnson Hill")
+        # a label glued to it ("to:1024 Johnson Hill"); the next field's label ends it ("... Apt. 618 VIN: 22UX729")
+        first, label, _ = seg.cuts(start, next_label(seg.text, start))
         street = part(seg, first, words)
         block_words = list(first)
         if start == 0:  # a suite line printed over its street line (and no label before it)

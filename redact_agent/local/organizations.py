@@ -20,7 +20,7 @@ import re
 
 from redact_agent.local.layout import Segment
 from redact_agent.local.names import is_person_name
-from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.spans import PageText, Recogniser, Span, next_label
 from redact_agent.local.vocabulary import FIELD_WORDS, words
 
 _CUE_WORDS = (
@@ -91,7 +91,7 @@ def person_after_label(text: str) -> tuple[int, int] | None:
     tokens = list(re.finditer(r"\S+", text))
     for k in range(1, len(tokens) - 1):
         start = tokens[k].start()
-        end = next((t.start() for t in tokens[k + 1 :] if t.group().endswith(":")), len(text))
+        end = next_label(text, start)
         label = text[:start]
         if (label.rstrip().endswith(":") or not has_name_part(label)) and is_person_name(text[start:end]):
             return start, end

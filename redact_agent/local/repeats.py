@@ -91,7 +91,8 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
     lost; "+1 698 7.'4 1732", one read as marks), a code's form (`linking.code_form`: "0RD-4352595"
     for "ORD-4352595"), a code glued to a label by punctuation ("Statement.ST-3584773"), a name's
     letters, or those of its other whole forms, over up to four words ("JenniferQ. Jackson",
-    "LONG, MEL ANIE"), the first one glued to the word before ("followingWILKERSON,DANIELLE"); and
+    "LONG, MEL ANIE"), the first one glued to the word before ("followingWILKERSON,DANIELLE", and
+    so "F. Last": "officeJ.Weaver"); and
     a long name or code one character misread, lost or added
     (`PageText.one_edit`: "Camnpbell", "Es1-80002"), but for a code's digit read as another digit."""
     if type_ == "PHONE_NUMBER":
@@ -105,7 +106,8 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
         return [_phone_edges(text.words, run) for run in runs]
     if type_ == "PERSON_NAME":
         flat = value.replace("\n", " ")
-        whole = [form for form in _name_forms(flat) if min(map(len, form)) > 1]  # "F. Last" is too short
+        forms = _name_forms(flat)
+        whole = [form for form in forms if min(map(len, form)) > 1]  # "F. Last" is too short
         keys = {letters(flat)} | {letters("".join(form)) for form in whole}
         wanted = sorted(k for k in keys if len(k) >= MIN_NAME_LETTERS)
         runs = [
@@ -113,7 +115,10 @@ def _printed_as(text: PageText, type_: str, value: str) -> list[tuple[tuple[int,
             for want in wanted
             for run in text.letter_runs.get(want, []) + [run for _, run in text.one_edit("letters", want)]
         ]
-        edged = [(edges(text.words, run), cut) for want in wanted for run, cut in text.tail_letters.get(want, [])]
+        # glued to the word before, "F. Last" is not too short: the initial's capital opens the tail
+        initialled = [letters("".join(form)) for form in forms if len(form[0]) == 1]
+        glued_on = sorted(set(wanted + initialled))
+        edged = [(edges(text.words, run), cut) for want in glued_on for run, cut in text.tail_letters.get(want, [])]
         glued = [(run, cut, right) for (run, _, right), cut in edged]
         return list(dict.fromkeys(edges(text.words, run) for run in runs)) + glued
     if type_ not in CODE_TYPES or len(want := code_form(value)) < MIN_CODE_KEY:

@@ -198,6 +198,15 @@ def _variants(runs: dict[str, list[tuple[int, ...]]]) -> dict[str, list[str]]:
     return out
 
 
+def next_label(text: str, after: int) -> int:
+    """Where the next label its colon ends ("Role:", "VIN:") starts in `text`, of the words that
+    start after `after`, or the text's end: where a field's value read on one line with the next
+    field ends."""
+    return next(
+        (m.start() for m in re.finditer(r"\S+", text) if m.start() > after and m.group().endswith(":")), len(text)
+    )
+
+
 def letters(text: str) -> str:
     """A text's letters alone, casefolded."""
     return re.sub(r"[^a-z]", "", text.casefold())

@@ -111,7 +111,8 @@ def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_
     "city",
     # as the OCR read them under their street lines on synthetic documents 241, 898, 419, 307, 457
     ["Martinport, OK54573", "Nat ali eburgh, VT 851 44", "South Isaiah. MII 66864", "Eaat Stephanie. 65193",
-     "North ElizabethbergDE 90+19", "New Valerie, AK08856", "South Thomas, A R 28387"],
+     "North ElizabethbergDE 90+19", "New Valerie, AK08856", "South Thomas, A R 28387",
+     "Blackchester. DC' 56623"],  # and 410, a speck after the state read as a quote
 )  # fmt: skip
 def test_a_city_line_misread_more_ways_joins_its_street_line(city):
     words = rows(("0679 Phillip Landing Suite 635", (155, 137, 308, 158)), (city, (155, 155, 300, 176)))
@@ -124,6 +125,36 @@ def test_a_number_line_under_a_street_line_is_no_city_line(line):
     words = rows(("0679 Phillip Landing Suite 635", (155, 137, 308, 158)), (line, (155, 155, 300, 176)))
     blocks = {value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"}
     assert blocks == {"0679 Phillip Landing Suite 635"}
+
+
+def test_a_title_under_a_city_line_is_no_unit_line_of_the_block():
+    # Held-out entities seed 275: "Building surveyor" (a role's value) in the label column under
+    # "Address: 3161 Antonio Port Apt. 851" / "Rodneychester, SC 35476": "Building" is a unit's word,
+    # but without its number no unit line, and the block ends at the city line.
+    words = rows(
+        ("Address: 3161 Antonio Port Apt. 851", (139, 370, 674, 418)),
+        ("Rodneychester, SC 35476", (278, 422, 645, 465)),
+        ("Building surveyor", (139, 519, 398, 566)),
+    )
+    blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
+    assert blocks == ["3161 Antonio Port Apt. 851\nRodneychester, SC 35476"]
+
+
+def test_a_street_line_read_on_one_line_with_the_next_field_ends_at_its_label():
+    # Entities seed 461: "5988 Hannah Mission Apt. 618" and, to its right, "VIN: 22UX729", one line.
+    words = rows(
+        ("5988 Hannah Mission Apt. 618 VIN: 22UX729", (218, 242, 801, 266)),
+        ("Jeffreyview, MS 85644", (218, 271, 520, 295)),
+    )
+    blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
+    assert blocks == ["5988 Hannah Mission Apt. 618\nJeffreyview, MS 85644"]
+
+
+@pytest.mark.parametrize("box", ["P.0. Bo× 2814", "P.O. Bom 3018"])  # entities seeds 433 and 67
+def test_a_po_box_whose_box_the_ocr_misread_is_a_street_line(box):
+    words = rows((box, (81, 82, 181, 104)), ("Lake Jonathanbury, CT 36353", (80, 98, 293, 128)))
+    blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
+    assert blocks == [f"{box}\nLake Jonathanbury, CT 36353"]
 
 
 def test_a_po_box_with_its_number_glued_on():

@@ -150,6 +150,10 @@ def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
     assert glued == ["WILKERSON,DANIELLE"]
     assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,", "DANIELLE.") == ["WILKERSON, DANIELLE"]
     assert _printed("PERSON_NAME", "Danielle Wilkerson", "followingWILKERSON,DANIELS") == []
+    # Held-out entities seed 865: "Jenny Weaver", then "office J. Weaver" read as one word; glued
+    # on, the initial's capital opens the tail, and "F. Last" is found by its letters too.
+    assert _printed("PERSON_NAME", "Jenny Weaver", "order", "officeJ.Weaver", "confirm") == ["J.Weaver"]
+    assert _printed("PERSON_NAME", "Jenny Weaver", "officeJ.Weavers") == []
     # Synthetic documents seed 419: a quantity before "Buchanan, Rose" adds no letter to the name.
     assert _printed("PERSON_NAME", "Rose Buchanan", "qty", "1", "Buchanan,", "Rose") == ["Buchanan, Rose"]
 

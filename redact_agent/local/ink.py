@@ -36,6 +36,7 @@ RULE = 0.8  # the least share of a crop's width a ruled line across it spans
 EDGE = 0.6  # a pixel lighter than this share of the way from a word's darkest to its paper is a glyph's fringe
 FRINGE = 1  # px at most a glyph's fringe is wide: faint print's light strokes past it are print
 STAMP_STROKE = 8  # the least width, in px, of a stamp's strokes whose tone `_under_stamp` reads; print's are thinner
+STAMP_PRINT = 0.05  # the least share of the ink the print under a stamp is
 STAMP_TONE = 0.4  # of the way from print's darkest to the paper, the least a stamp's strokes are lighter than print
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
@@ -171,15 +172,17 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     four times `STAMP_STROKE` squared of them at least, as a stroke runs on (blurred print's blobs
     have fewer: 68 in a phone's crop, whose print the rule took for a stamp, IoU 0.93 -> 0.54); a
     stroke the crop's edge cuts ends there (a rule under a light e-mail, 4 px thick, reached 5 px
-    in from it)."""
+    in from it), and the print darker than that halfway is `STAMP_PRINT` of the ink at least (a
+    logo's gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu)."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(framed, cv2.DIST_L2, 3)[1:-1, 1:-1] >= STAMP_STROKE / 2
     if inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE:
         return middle
     darkest, tone = int(crop.min()), float(np.median(crop[inside]))
-    if tone - darkest < STAMP_TONE * 2 * (middle - darkest):
+    halfway = (darkest + tone) / 2
+    if tone - darkest < STAMP_TONE * 2 * (middle - darkest) or (crop[ink > 0] < halfway).mean() < STAMP_PRINT:
         return middle
-    return min(middle, (darkest + tone) / 2)
+    return min(middle, halfway)
 
 
 def _middle(crop: NDArray[np.uint8]) -> float:

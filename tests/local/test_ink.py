@@ -429,3 +429,17 @@ def test_a_logos_gray_letters_with_a_speck_of_black_are_no_stamp():
     page = np.asarray(Image.open(FIXTURES / "two-tone-logo.png").convert("L"))
     x0, y0, x1, y1 = tighten(page, (20, 20, 226, 159))
     assert abs(x0 - 28) <= 1 and abs(y0 - 40) <= 1 and abs(x1 - 228) <= 1 and abs(y1 - 141) <= 1
+
+
+def test_gray_letters_beside_black_print_are_no_stamp_over_it():
+    # A logo's thick gray letters with black print between them that they do not cross (vrdu2's
+    # gray "FOX" over its town in black, which the first version of the stamp rule dropped): a
+    # stamp is printed over the print it hides, so this is the word's own ink, gray and black alike.
+    page = np.full((100, 200), 255, np.uint8)
+    page[10:70, 20:40] = 125  # thick gray strokes
+    page[10:22, 40:110] = 125
+    page[10:70, 110:130] = 125
+    for x in range(50, 100, 10):  # black glyphs, 2 px strokes, under the bar and between the stems
+        page[40:54, x : x + 2] = 30
+        page[40:42, x : x + 6] = 30
+    assert tighten(page, (18, 8, 132, 72)) == (20.0, 10.0, 130.0, 70.0)

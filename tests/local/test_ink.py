@@ -368,14 +368,17 @@ def test_a_gray_stamp_stroke_ending_inside_the_box_past_the_prints_rows_is_not_i
     assert (x0, x1) == (20.0, 124.0) and y1 <= 41.0
 
 
+def _within_a_pixel(box: tuple[float, float, float, float], ink: tuple[int, int, int, int]) -> bool:
+    return all(abs(a - b) <= 1 for a, b in zip(box, ink, strict=True))
+
+
 def test_a_gray_stamp_as_dark_as_prints_halfway_is_not_its_ink():
     # Synthetic entities seed 865: "RECEIVED" in a gray of tone 137 lies over "ST-398667", whose
     # crop's halfway to the paper is 143, so the stamp's thick strokes were print; the box took in
     # the stamp letters' ink under the code, 41 px tall for the code's 19 (IoU 0.44). The code's ink
     # is (24, 31, 140, 50).
     page = np.asarray(Image.open(FIXTURES / "stamp-as-dark-as-halfway.png").convert("L"))
-    x0, y0, x1, y1 = tighten(page, (20, 20, 143, 65))
-    assert abs(x0 - 24) <= 1 and abs(y0 - 31) <= 1 and abs(x1 - 140) <= 1 and abs(y1 - 50) <= 1
+    assert _within_a_pixel(tighten(page, (20, 20, 143, 65)), (24, 31, 140, 50))
 
 
 def test_bold_print_is_no_stamp_over_itself():
@@ -418,8 +421,7 @@ def test_blurred_prints_blobs_are_no_stamp_over_it():
     # crop's darkest pixel; too few such pixels for a stamp's strokes, they stay print (taken for a
     # stamp, most of the print went with it: IoU 0.93 -> 0.54). The phone's ink is (19, 28, 119, 45).
     page = np.asarray(Image.open(FIXTURES / "blurred-phone.png").convert("L"))
-    x0, y0, x1, y1 = tighten(page, (20, 20, 123, 54))
-    assert abs(x0 - 19) <= 1 and abs(y0 - 28) <= 1 and abs(x1 - 119) <= 1 and abs(y1 - 45) <= 1
+    assert _within_a_pixel(tighten(page, (20, 20, 123, 54)), (19, 28, 119, 45))
 
 
 def test_a_logos_gray_letters_with_a_speck_of_black_are_no_stamp():
@@ -427,8 +429,7 @@ def test_a_logos_gray_letters_with_a_speck_of_black_are_no_stamp():
     # stamp over print, all of it went and the box shrank to a speck (IoU 0.91 -> 0). Its ink is
     # (28, 40, 228, 141).
     page = np.asarray(Image.open(FIXTURES / "two-tone-logo.png").convert("L"))
-    x0, y0, x1, y1 = tighten(page, (20, 20, 226, 159))
-    assert abs(x0 - 28) <= 1 and abs(y0 - 40) <= 1 and abs(x1 - 228) <= 1 and abs(y1 - 141) <= 1
+    assert _within_a_pixel(tighten(page, (20, 20, 226, 159)), (28, 40, 228, 141))
 
 
 def test_gray_letters_beside_black_print_are_no_stamp_over_it():

@@ -33,17 +33,18 @@ from redact_agent.tools.ocr import Word
 
 # A house number: digits, or a grid address's two ("N56 W13605", Wisconsin and Utah).
 _HOUSE = r"(?:[NSEW]\d+\s+[NSEW]\d+|\d+[A-Za-z]?)"
+_PO = r"p\.?\s*[o0]\.?\s*"  # a P.O. box's "P.O.", as printed ("PO") or read ("P.0.")
 # A house number spelt out, capitalised ("One Penn Plaza"): a street line only over a city line.
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _WORD_NUMBER = "(?-i:" + "|".join(w for n in _NUMBER_WORDS for w in (n.title(), n.upper())) + ")"
 _STREET = re.compile(
     rf"^(?:{_HOUSE}\s+(?:[\w.'-]+\s+){{0,5}}(?:st|street|ave|avenue|rd|road|b[il1]vd|boulevard|dr|drive|ln|lane|"
     r"way|pkwy|parkway|pl|place|ct|court|hwy|highway|cir|circle|ter|terrace|sq|square|trl|trail|plz|plaza|"
-    r"pike|row|loop|run|walk)\b(?![-/]\d|-\w).*|(?:p\.?\s*[o0]\.?\s*box|box)\.?\s*\d+.*)$",
+    rf"pike|row|loop|run|walk)\b(?![-/]\d|-\w).*|(?:{_PO}box|box)\.?\s*\d+.*)$",
     re.IGNORECASE,
 )
 _BOX_NUMBER = re.compile(r"\b(box\.?)(?=\d)", re.IGNORECASE)
-_BOX_MISREAD = re.compile(r"\b(p\.?\s*[o0]\.?\s*)bo[×m](?=\.?\s*\d)", re.IGNORECASE)
+_BOX_MISREAD = re.compile(rf"\b({_PO})bo[×m](?=\.?\s*\d)", re.IGNORECASE)
 _UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"
 # a unit line: its word and its number or letter ("Suite 200", "Bldg A", "# 4B"), or an ordinal
 # before it ("12th Floor"); "Building surveyor", a title under a city line, is none
@@ -157,7 +158,7 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
     usaddress reads it as one or it is a house number and a few words."""
     text = _box_as_printed(seg.text)
     for m in re.finditer(
-        rf"(?:(?<=[\s:])|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|p\.?\s*[o0]\.?\s*box\.?(?:\s|(?=\d))|box\.?\s)",
+        rf"(?:(?<=[\s:])|^)(?:{_HOUSE}\s|{_WORD_NUMBER}\s|\d+(?=[A-Z][a-z])|{_PO}box\.?(?:\s|(?=\d))|box\.?\s)",
         text,
         re.IGNORECASE,
     ):

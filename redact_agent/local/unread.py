@@ -59,7 +59,7 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
     page_grey = grey(np.asarray(found.page.convert("RGB")))
-    inks = _print(page_grey, words)
+    inks = inks_of(page_grey, words)
     lines = missed_lines(page_grey, words, inks)
     stamped = _under_stamps(page_grey, words, inks, lines)
     images = [_only(page_grey, inks, PRINT), found.page] if lines or stamped else []
@@ -149,7 +149,7 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
 
 
 def _only(page_grey: NDArray[np.uint8], inks: Inks | None, k: int) -> Image.Image:
-    """The page with only ink `k` of `inks` (`_print`: `PRINT` or `CORE`), lighter tones made
+    """The page with only ink `k` of `inks` (`inks_of`: `PRINT` or `CORE`), lighter tones made
     paper: a gray stamp over a line is gone, and the line reads as printed ("R-9346755" under a
     gray "APPROVED" read "R-934675PPR" as is)."""
     return Image.fromarray(page_grey if inks is None else np.where(inks[k], page_grey, 255)).convert("RGB")
@@ -159,7 +159,7 @@ Inks = tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.bool_]]  # Otsu's 
 PRINT, CORE = 1, 2  # of `Inks`
 
 
-def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
+def inks_of(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
     """Otsu's ink, the print's, and the print's core. The print's: darker than halfway between the
     ink's darkest tone (its 5th percentile) and the paper (the page's 90th percentile), where a
     light stamp is not; in the box
@@ -188,23 +188,22 @@ def _print(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
 
 
 def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
-    """The page's ink two ways: under Otsu's threshold, and only its print (`_print`). A gray stamp
+    """The page's ink two ways: under Otsu's threshold, and only its print (`inks_of`). A gray stamp
     is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker one breaks
     into glyph-sized pieces in print's ink that make the row under it too tall ("PAID" over a
     phone's line): each finds lines the other does not."""
     return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]  # the core: `_under_stamps`
 
 
-def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None = None) -> list[Box]:
+def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None) -> list[Box]:
     """The boxes of lines of glyph-sized ink that no word of the print covers, in either ink
     (`_inks`; a line found in both, once), each grown by half a word height above and below and
-    one word height on either side (the crop to read it on). `inks`: the page's (`_print`), as
-    `read` has them already; computed here when not given."""
+    one word height on either side (the crop to read it on). `inks`: the page's (`inks_of`)."""
     if not words:
         return []
     height, printed = _height(words), split(words)[0]
     found: list[tuple[int, Box]] = []
-    for ink in _inks(inks if inks is not None else _print(page_grey, words)):
+    for ink in _inks(inks):
         for pieces, box in _lines(ink, printed, height):
             if not any(_same(box, b) for _, b in found):
                 found.append((pieces, box))
@@ -213,7 +212,7 @@ def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | N
 
 
 def _under_stamps(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None, found: list[Box]) -> list[Box]:
-    """The lines of glyph-sized pieces in the print's core (`_print`) that no word covers and no
+    """The lines of glyph-sized pieces in the print's core (`inks_of`) that no word covers and no
     line of `found` shares: print under a gray stamp as dark as the print's halfway, which joins
     its glyphs in the other inks, and which the stamp's own letters hide from the detector (none
     of it read, the stamp neither). Read first on the core alone."""

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from redact_agent.local.unread import missed_lines, read
+from redact_agent.local.unread import inks_of, missed_lines, read
 from redact_agent.tools.ocr import RapidOcrEngine, Word
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -27,7 +27,7 @@ def test_an_unread_row_of_glyphs_is_a_missed_line_and_a_read_one_is_not():
     _glyphs(page, 40, 40, 6)  # read: a word covers it
     _glyphs(page, 40, 200, 6)  # missed
     words = [_word(38, 34, 150, 58), _word(300, 34, 400, 58)]  # words 24 px high
-    (box,) = missed_lines(page, words)
+    (box,) = missed_lines(page, words, inks_of(page, words))
     assert box[0] <= 40 and box[1] <= 200 and box[2] >= 40 + 5 * 18 + 10 and box[3] >= 214
     assert box[1] > 58  # not the read line above
 
@@ -40,7 +40,8 @@ def test_a_line_under_a_dotted_ring_is_a_line_of_its_glyphs_rows():
     for x, y0, y1, foot in ((52, 186, 200, 199), (88, 214, 228, 214)):  # the ring's dots, just above and below it
         page[y0:y1, x : x + 2] = 0
         page[foot, x : x + 4] = 0
-    (box,) = missed_lines(page, [_word(300, 34, 400, 58), _word(300, 80, 400, 104)])  # 24 px high
+    words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104)]  # 24 px high
+    (box,) = missed_lines(page, words, inks_of(page, words))
     assert (box[1], box[3]) == (200 - 12, 214 + 12)
 
 
@@ -52,7 +53,8 @@ def test_a_stamps_tall_letters_a_column_and_a_few_marks_are_no_line():
     for k in range(6):  # sideways text: glyphs down a column
         _glyphs(page, 540, 20 + 40 * k, 1)
     _glyphs(page, 40, 500, 3)  # three marks: too few for a line
-    assert missed_lines(page, [_word(300, 20, 400, 44)]) == []
+    words = [_word(300, 20, 400, 44)]
+    assert missed_lines(page, words, inks_of(page, words)) == []
 
 
 def _page_with(strip: str, top: int) -> Image.Image:
@@ -79,7 +81,7 @@ def test_a_stamp_read_as_a_word_hides_no_line_and_a_gray_one_joins_no_glyphs():
     _glyphs(page, 40, 200, 6)
     page[204:208, 30:160] = 150  # the stamp's stroke through the glyphs, lighter than the print
     words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), _word(20, 150, 500, 260)]  # the last: the stamp
-    (box,) = missed_lines(page, words)
+    (box,) = missed_lines(page, words, inks_of(page, words))
     assert box[1] <= 200 and box[3] >= 214
 
 
@@ -105,7 +107,7 @@ def test_large_print_read_again_on_its_crop_is_not_added_twice():
     page = np.full((400, 600), 255, np.uint8)
     _glyphs(page, 40, 200, 6, size=20, step=24)
     words = [_word(300, 34, 400, 58), _word(300, 80, 400, 104), Word("Lydia", (36, 190, 176, 240), 0.99, 2, 2)]
-    (box,) = missed_lines(page, words)
+    (box,) = missed_lines(page, words, inks_of(page, words))
     x0, y0 = int(box[0]), int(box[1])
     again = Word("Lydia", (36 - x0, 191 - y0, 175 - x0, 239 - y0), 0.99, 0, 0)
     image = Image.fromarray(page).convert("RGB")
@@ -137,7 +139,7 @@ def test_a_line_read_again_is_one_line_of_words_read_again():
     _glyphs(page, 40, 200, 10)
     words = [_word(300, 34 + 46 * k, 400, 58 + 46 * k) for k in range(3)] + [_word(440, 34, 540, 58)]
     tall = [Word("(931)", (50, 180, 120, 250), 0.99, 2, 2), Word("274-7421", (128, 180, 220, 250), 0.99, 2, 2)]
-    (box,) = missed_lines(page, words + tall)
+    (box,) = missed_lines(page, words + tall, inks_of(page, words + tall))
     x0, y0 = int(box[0]), int(box[1])
     again = [Word("(931)", (20 - x0, 190 - y0, 100 - x0, 250 - y0), 0.99, 0, 0)]  # IoU 0.45 with its tall word
     again.append(Word("274-7421", (128 - x0, 186 - y0, 216 - x0, 250 - y0), 0.99, 0, 0))  # 0.87
@@ -154,7 +156,7 @@ def test_words_read_again_go_on_the_line_of_the_print_they_continue():
     scott = Word("SCOTT", (170, 196, 260, 218), 0.99, 3, 3)
     skewed = Word("TKT", (530, 187, 590, 207), 0.99, 4, 4)  # a line above, sharing half the rows of "far"
     words = [_word(300, 34 + 46 * k, 400, 58 + 46 * k) for k in range(3)] + [scott, skewed]
-    (box,) = missed_lines(page, words)
+    (box,) = missed_lines(page, words, inks_of(page, words))
     x0, y0 = int(box[0]), int(box[1])
     again = [Word("GRAY,", (40 - x0, 197 - y0, 140 - x0, 217 - y0), 0.99, 0, 0)]
     again.append(Word("far", (480 - x0, 197 - y0, 520 - x0, 217 - y0), 0.99, 1, 1))

@@ -78,9 +78,10 @@ def _plate(v: str) -> bool:
 
 
 def _org(v: str) -> bool:
-    """A name: letters, not a date, and not field words alone ("Original Date / Revision" is the
-    next column's header)."""
-    return bool(re.search(r"[A-Za-z]{2}", v)) and not DATE.fullmatch(v) and len(v) <= 80 and field_share(v) < 1
+    """A name: letters, not opening with a lowercase one (a paragraph's line), not a date, and
+    not field words alone ("Original Date / Revision" is the next column's header)."""
+    named = re.search(r"[A-Za-z]{2}", v) and not v[:1].islower()
+    return bool(named) and not DATE.fullmatch(v) and len(v) <= 80 and field_share(v) < 1
 
 
 def _text(v: str) -> bool:
@@ -242,8 +243,11 @@ def _office_code(v: str) -> bool:
 
 
 _CODE_END = re.compile(r"\b(?:no|code|id|ref|number|num)\.?$", re.IGNORECASE)
-# a label inside the value: "CPE:MBLM/MBLM/0110", or glued by a dot, "Statement.ST-3584773"
-_INNER_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)(?:\s*:\s*|\.(?=[A-Za-z0-9]))(?P<value>\S.*)$")
+# a label inside the value: "CPE:MBLM/MBLM/0110", or glued by a dot or a hash, "Statement.ST-3584773",
+# "Invoice#INV-6424728"
+_INNER_LABEL = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)(?:\s*:\s*|(?:\.|(?<=[A-Za-z])#)(?=[A-Za-z0-9]))(?P<value>\S.*)$"
+)
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
 
 

@@ -30,6 +30,13 @@ class Segment:
     # its words' median height: the height of its line of print, which its box exceeds where the
     # line is skewed (a paragraph's line 1900 px long, 3 degrees off, has a box 3 lines tall)
     height: float
+    boxes: tuple[tuple[float, float, float, float], ...]  # each word's box
+
+    def top_over(self, x0: float, x1: float, pad: float) -> float | None:
+        """The top of the words that overlap x0..x1 by more than `pad`: where the segment starts
+        below that span, which its box's top is not on a skewed line; None where no word does."""
+        tops = [b[1] for b in self.boxes if min(b[2], x1) - max(b[0], x0) > pad]
+        return min(tops, default=None)
 
     def cuts(self, start: int, end: int) -> tuple[tuple[int, ...], int, int]:
         """Words overlapping text[start:end], and how many characters of the first and last
@@ -67,7 +74,8 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
     text = " ".join(words[i].text for i in run)
     box = union_box([words[i].bbox for i in run])
     height = statistics.median(words[i].bbox[3] - words[i].bbox[1] for i in run)
-    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), box, line, height)
+    boxes = tuple(words[i].bbox for i in run)
+    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), box, line, height, boxes)
 
 
 def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:
@@ -85,18 +93,15 @@ def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment
 
 def below(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> Segment | None:
     """The nearest segment below that overlaps `seg` horizontally, by more than the few pixels
-    OCR boxes are padded with (a logo's letters that reach a pixel under an address are not)."""
+    OCR boxes are padded with (a logo's letters that reach a pixel under an address are not);
+    each is measured by its words under `seg` (`Segment.top_over`: a skewed paragraph's line
+    climbs to the right, and its box's top is not where it passes under a label)."""
     # "Below" means starting under seg's middle: OCR line boxes (RapidOCR's especially) overlap.
     top, limit = seg.box[1] + 0.5 * seg.height, seg.box[3] + max_lines * max(seg.height, 8)
     pad = PADDING * seg.height
-    cands = [
-        s
-        for s in segs
-        if top <= s.box[1] <= limit
-        and min(s.box[2], seg.box[2]) - max(s.box[0], seg.box[0]) > pad
-        and s.index != seg.index
-    ]
-    return min(cands, key=lambda s: s.box[1], default=None)
+    tops = ((s, s.top_over(seg.box[0], seg.box[2], pad)) for s in segs if s.index != seg.index)
+    cands = [(y, s) for s, y in tops if y is not None and top <= y <= limit]
+    return min(cands, key=lambda c: (c[0], c[1].index))[1] if cands else None
 
 
 def above(seg: Segment, segs: list[Segment], max_lines: float = 2.5) -> list[Segment]:

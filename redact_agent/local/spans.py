@@ -16,7 +16,7 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from redact_agent.linking import alnum, code_form
+from redact_agent.linking import OCR_DIGITS, alnum, code_form
 from redact_agent.local.layout import Segment, segments
 from redact_agent.tools.ocr import Word
 
@@ -207,9 +207,14 @@ def next_label(text: str, after: int) -> int:
     )
 
 
+# a digit the OCR reads for a letter, as that letter: `linking.OCR_DIGITS` the other way ("BR00KS")
+_DIGIT_AS_LETTER = str.maketrans({digit: letter for letter, digit in reversed(OCR_DIGITS.items())})
+
+
 def letters(text: str) -> str:
-    """A text's letters alone, casefolded."""
-    return re.sub(r"[^a-z]", "", text.casefold())
+    """A text's letters alone, casefolded, with a digit the OCR reads for a letter as that letter
+    (`_DIGIT_AS_LETTER`: "BR00KS, BR00KE", a monospace O read as a zero, is "brooksbrooke")."""
+    return re.sub(r"[^a-z]", "", text.casefold().translate(_DIGIT_AS_LETTER))
 
 
 def phone_digits(text: str) -> str:

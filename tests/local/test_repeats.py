@@ -32,6 +32,19 @@ def test_a_surname_printed_alone_after_the_full_name_is_that_person():
     assert ("PERSON_NAME", "Huang,", "repeat") in found
 
 
+def test_a_surname_of_two_letters_is_marked_alone_inside_a_sentence_as_printed_in_the_name():
+    # Held-out entities seed 511: "Katherine Le", then "... find our position Le meeting".
+    # Not where it opens a sentence or a line, nor printed in another case.
+    words, spans = _spans(
+        ("Attn: Katherine Le", (40, 40, 300, 64)),
+        ("our position Le meeting", (40, 400, 400, 424)),
+        ("done. Le Monde and LE", (40, 500, 400, 524)),
+        ("Le", (40, 600, 100, 624)),
+    )
+    assert [words[i].text for i in (5, 8, 11, 12)] == ["Le", "Le", "LE", "Le"]
+    assert [(s.type, s.words) for s in spans if s.source == "repeat"] == [("PERSON_NAME", (5,))]
+
+
 def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():
     found = _found(
         ("Attn: Mary Price", (40, 40, 300, 64)),
@@ -121,6 +134,14 @@ def _printed(type_: str, value: str, *texts: str) -> list[str]:
     words = rows((" ".join(texts), (40, 40, 40 + 20 * len(" ".join(texts)), 64)))
     found = _printed_as(PageText.of(words), type_, value)
     return [" ".join(words[i].text for i in run)[left : -right or None] for run, left, right in found]
+
+
+def test_a_name_whose_letters_the_ocr_read_as_digits_is_found_again():
+    # Held-out entities seed 655: "Brooke P. Brooks", then "BROOKS, BROOKE" in a monospace font,
+    # its O's read as zeros.
+    found = _printed("PERSON_NAME", "Brooke P. Brooks", "shipped", "BR00KS,", "BR00KE", "following")
+    assert found == ["BR00KS, BR00KE"]
+    assert _printed("PERSON_NAME", "Brooke Brooks", "qty", "10", "Brooke", "Brooks") == ["Brooke Brooks"]
 
 
 def test_a_phone_is_found_again_in_another_format_and_with_a_digit_lost():
@@ -248,3 +269,16 @@ def test_a_code_a_stamp_hides_part_of_is_marked_over_the_stamp_from_the_part_pri
     )
     before = [(words[s.words[0]].bbox[1], s.hidden_before, s.hidden) for s in spans if s.hidden_before]
     assert before == [(800, 4, 0)]
+
+
+def test_a_codes_digits_printed_without_its_letters_are_marked_over_them():
+    # Synthetic documents seed 898: "C886741" read "886741", its 'C' under the edge of a stamp's
+    # frame; the box reaches a character further left, over it.
+    words, spans = _spans(
+        ("Customer ID: C886741", (40, 40, 400, 64)),
+        ("reply 886741 for", (40, 400, 340, 424)),
+        ("Customer ID: C88674", (40, 500, 400, 524)),
+        ("reply 88674 for", (40, 600, 340, 624)),  # five digits: too few to be that code alone
+    )
+    lost = [(words[s.words[0]].text, s.hidden_before) for s in spans if s.hidden_before]
+    assert lost == [("886741", 1)]

@@ -12,6 +12,7 @@ value's type (`spans_of`).
 from __future__ import annotations
 
 import re
+import string
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
@@ -197,7 +198,7 @@ def _prefix_lost(text: PageText, value: str) -> list[tuple[int, int]]:
     with how many those are: a stamp's frame or damage took them ("886741" for "C886741", its 'C'
     under the edge of "PAID"'s frame, which the OCR did not read as a word)."""
     want = alnum(value)
-    digits = want.lstrip("abcdefghijklmnopqrstuvwxyz")
+    digits = want.lstrip(string.ascii_lowercase)
     if not (digits.isdigit() and len(digits) >= LOST_PREFIX and len(digits) < len(want)):
         return []
     return [(run[0], len(want) - len(digits)) for run in text.alnum_runs.get(digits, []) if len(run) == 1]
@@ -221,7 +222,8 @@ SHORT_SURNAME = 2  # letters of a surname that is also a word ("Le", "He", "So")
 def _short_alone(words: list[Word], i: int, surname: str) -> bool:
     """Word `i` is a short surname printed alone as the person's: a longer one anywhere; one of
     `SHORT_SURNAME` letters as it is printed in the name ("Le", not "LE"), inside a sentence on
-    its line (capitalised, it opens a sentence where it is a word: "He said ...")."""
+    its line (capitalised, it opens a sentence where it is a word: "He said ..."; after a title,
+    "Ms. Le", the recognisers find it)."""
     if len(surname) > SHORT_SURNAME:
         return True
     before = words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""

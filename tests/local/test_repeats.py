@@ -40,9 +40,11 @@ def test_a_surname_of_two_letters_is_marked_alone_inside_a_sentence_as_printed_i
         ("our position Le meeting", (40, 400, 400, 424)),
         ("done. Le Monde and LE", (40, 500, 400, 524)),
         ("Le", (40, 600, 100, 624)),
+        ("asked Ms. Le today", (40, 700, 400, 724)),  # after a title, its dot no sentence's end
     )
-    assert [words[i].text for i in (5, 8, 11, 12)] == ["Le", "Le", "LE", "Le"]
+    assert [words[i].text for i in (5, 8, 11, 12, 15)] == ["Le", "Le", "LE", "Le", "Le"]
     assert [(s.type, s.words) for s in spans if s.source == "repeat"] == [("PERSON_NAME", (5,))]
+    assert ("PERSON_NAME", (15,)) in {(s.type, s.words) for s in spans}  # a title's recogniser has it
 
 
 def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():

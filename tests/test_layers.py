@@ -17,7 +17,7 @@ LAYERS = [
     ["agent"],
     ["systems"],
     ["job", "run", "ray_run", "bench", "audit", "review", "qa"],
-    ["cli", "__main__"],
+    ["cli", "commands", "__main__"],
 ]  # fmt: skip
 
 

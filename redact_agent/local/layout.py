@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from functools import cached_property
 
 from redact_agent.boxes import union_box
 from redact_agent.tools.ocr import Word
@@ -25,12 +26,18 @@ class Segment:
     text: str  # the words joined by single spaces
     starts: tuple[int, ...]  # char offset of each word in `text`
     ends: tuple[int, ...]
-    box: tuple[float, float, float, float]
-    line: int
-    # its words' median height: the height of its line of print, which its box exceeds where the
-    # line is skewed (a paragraph's line 1900 px long, 3 degrees off, has a box 3 lines tall)
-    height: float
     boxes: tuple[tuple[float, float, float, float], ...]  # each word's box
+    line: int
+
+    @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        return union_box(self.boxes)
+
+    @cached_property
+    def height(self) -> float:
+        """Its words' median height: the height of its line of print, which its box exceeds where
+        the line is skewed (a paragraph's line 1900 px long, 3 degrees off, has a box 3 lines tall)."""
+        return statistics.median(b[3] - b[1] for b in self.boxes)
 
     def top_over(self, x0: float, x1: float, pad: float) -> float | None:
         """The top of the words that overlap x0..x1 by more than `pad`: where the segment starts
@@ -72,10 +79,7 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
         ends.append(pos + len(words[i].text))
         pos = ends[-1] + 1
     text = " ".join(words[i].text for i in run)
-    box = union_box([words[i].bbox for i in run])
-    height = statistics.median(words[i].bbox[3] - words[i].bbox[1] for i in run)
-    boxes = tuple(words[i].bbox for i in run)
-    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), box, line, height, boxes)
+    return Segment(index, tuple(run), text, tuple(starts), tuple(ends), tuple(words[i].bbox for i in run), line)
 
 
 def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:

@@ -39,7 +39,7 @@ FRINGE = 1  # px at most a glyph's fringe is wide: faint print's light strokes p
 STAMP_STROKE = 8  # the least width, in px, of a stamp's strokes whose tone `_under_stamp` reads; print's are thinner
 STAMP_PRINT = 0.05  # the least share of the ink the print under a stamp is
 STAMP_OVER = 0.25  # the least share of that print inside the stamp's strokes
-STAMP_TONE = 0.4  # of the way from print's darkest to the paper, the least a stamp's strokes are lighter than print
+STAMP_TONE = 0.35  # of the way from print's darkest to the paper, the least a stamp's strokes are lighter than print
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
 
@@ -172,28 +172,47 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     stamp as dark as print's halfway ("RECEIVED" of tone 137 over "ST-398667", whose halfway is
     143) is no print. A stamp's strokes are the pixels `STAMP_STROKE` / 2 or more inside the ink,
     four times `STAMP_STROKE` squared of them at least, as a stroke runs on (blurred print's blobs
-    have fewer: 68 in a phone's crop, whose print the rule took for a stamp, IoU 0.93 -> 0.54); a
-    stroke the crop's edge cuts ends there (a rule under a light e-mail, 4 px thick, reached 5 px
-    in from it). The print darker than that halfway is `STAMP_PRINT` of the ink at least (a logo's
-    gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu), and
-    `STAMP_OVER` of it lies inside the strokes, which a stamp is printed over (0.64 to 0.98 on the
-    stamps here; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it)."""
+    have fewer: 68 in a phone's crop, whose print the rule took for a stamp, IoU 0.93 -> 0.54), or
+    any number where such a stroke runs out of the crop (`_runs_out`: a stamp larger than the word,
+    whose letters' feet the crop of "ORD-4" or "Amy" cuts, 110 px inside the ink); a stroke the
+    crop's edge cuts ends there in this count (a rule under a light e-mail, 4 px thick, reached 5
+    px in from it). The print darker than that halfway is `STAMP_PRINT` of the ink at least (a
+    logo's gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu),
+    and `STAMP_OVER` of it lies inside the strokes, which a stamp is printed over (0.64 to 0.98 on
+    the stamps here; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it), unless
+    they run out of the crop (a stamp's letters under a short word, 0.008 for "ORD-4")."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(framed, cv2.DIST_L2, 3)[1:-1, 1:-1] >= STAMP_STROKE / 2
-    if inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE:
+    disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
+    if not inside.any():
+        return middle
+    beyond = _runs_out(ink, disc)
+    if inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE and not beyond:
         return middle
     darkest, tone = int(crop.min()), float(np.median(crop[inside]))
     halfway = (darkest + tone) / 2
     printed = (crop < halfway) & (ink > 0)
-    strokes = cv2.dilate(inside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2))
+    strokes = cv2.dilate(inside.astype(np.uint8), disc)
     light = tone - darkest < STAMP_TONE * 2 * (middle - darkest)
     if (
         light
         or printed.sum() < STAMP_PRINT * (ink > 0).sum()
-        or (printed & (strokes > 0)).sum() < STAMP_OVER * printed.sum()
+        or ((printed & (strokes > 0)).sum() < STAMP_OVER * printed.sum() and not beyond)
     ):
         return middle
     return min(middle, halfway)
+
+
+def _runs_out(ink: NDArray[np.uint8], disc: NDArray[np.uint8]) -> bool:
+    """Whether a stroke `disc` wide runs out of the crop (a stamp's, larger than the word), the
+    crop's edge taken as ink beyond it; a ruled line across the crop is no such stroke, nor what
+    it joins (a rule at the crop's edge would be as thick as the ink beyond it)."""
+    ch, cw = ink.shape
+    long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
+    n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
+    rules = np.isin(lines, [i for i in range(1, n) if stats[i][cv2.CC_STAT_HEIGHT] <= _thin(ch)])
+    thick = cv2.morphologyEx(np.where(rules, 0, ink).astype(np.uint8), cv2.MORPH_OPEN, disc)
+    return bool(thick[0].any() or thick[-1].any() or thick[:, 0].any() or thick[:, -1].any())
 
 
 def _middle(crop: NDArray[np.uint8]) -> float:

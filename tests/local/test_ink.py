@@ -381,6 +381,15 @@ def test_a_gray_stamp_as_dark_as_prints_halfway_is_not_its_ink():
     assert _within_a_pixel(tighten(page, (20, 20, 143, 65)), (24, 31, 140, 50))
 
 
+def test_a_dark_gray_stamp_a_little_lighter_than_prints_halfway_is_not_its_ink():
+    # Entities seed 648: "320-613-6926" over "CONFIDENTIAL" in a gray of tone 111, print's darkest
+    # 20: lighter than print by 0.39 of the way to the paper, which fell short of the 0.4 the rule
+    # asked, so the stamp letters' tops stayed in the box (IoU 0.70). The phone's ink is (17, 31,
+    # 307, 70).
+    page = np.asarray(Image.open(FIXTURES / "dark-gray-stamp-under-phone.png").convert("L"))
+    assert _within_a_pixel(tighten(page, (20, 20, 306, 84)), (17, 31, 307, 70))
+
+
 def test_bold_print_is_no_stamp_over_itself():
     # Thick strokes as dark as the thin ones are the print's own (a bold word): print's halfway stays.
     page = np.full((60, 120), 255, np.uint8)
@@ -422,6 +431,16 @@ def test_blurred_prints_blobs_are_no_stamp_over_it():
     # stamp, most of the print went with it: IoU 0.93 -> 0.54). The phone's ink is (19, 28, 119, 45).
     page = np.asarray(Image.open(FIXTURES / "blurred-phone.png").convert("L"))
     assert _within_a_pixel(tighten(page, (20, 20, 123, 54)), (19, 28, 119, 45))
+
+
+def test_a_stamp_running_out_of_a_short_words_crop_is_not_its_ink():
+    # Entities seed 323: "Amy" under the bottom of a gray "CONFIDENTIAL"'s letters, which run out
+    # of the word's crop: fewer of their pixels lie in it than blurred print's blobs would need
+    # to be taken for a stamp's strokes, and little of the print lies inside them, yet they are a
+    # stamp's, cut by the crop's edge; read as print, the box took in the letters' feet (IoU 0.63
+    # with the gold). The word's ink is (17, 30, 66, 53); a gray rule lies under it.
+    page = np.asarray(Image.open(FIXTURES / "stamp-over-short-name.png").convert("L"))
+    assert _within_a_pixel(tighten(page, (20, 20, 74, 58)), (17, 30, 66, 53))
 
 
 def test_a_logos_gray_letters_with_a_speck_of_black_are_no_stamp():

@@ -45,6 +45,25 @@ def test_a_line_under_a_dotted_ring_is_a_line_of_its_glyphs_rows():
     assert (box[1], box[3]) == (200 - 12, 214 + 12)
 
 
+def test_a_line_found_in_both_inks_is_its_shorter_band():
+    # Held-out entities seed 97: a gray "CONFIDENTIAL" over two lines joins glyphs of one to the
+    # other's in Otsu's ink, whose band took in both; its crop read the line the OCR had read
+    # already, not "CASE-2024-77512" on the other. In the print's ink the line is its own glyphs.
+    page = np.full((400, 600), 255, np.uint8)
+    page[300:390, 400:590] = 170  # a large gray stamp's body: Otsu's threshold takes its tone in
+    words = []
+    for k in range(3):  # read lines of black print, 22 px high words
+        _glyphs(page, 30, 20 + 30 * k, 14)
+        words.append(_word(28, 16 + 30 * k, 290, 38 + 30 * k))
+    _glyphs(page, 40, 200, 6)  # the line the detector missed: y 200 to 214
+    for k in range(6):  # the stamp's gray strokes in the gaps between its glyphs, reaching above them
+        x = 40 + 18 * k + 12
+        page[190:206, x : x + 2] = 170
+        page[204:206, x : x + 5] = 170
+    (box,) = missed_lines(page, words, inks_of(page, words))
+    assert (box[1], box[3]) == (200 - 11, 214 + 11)
+
+
 def test_a_stamps_tall_letters_a_column_and_a_few_marks_are_no_line():
     page = np.full((600, 600), 255, np.uint8)
     for k in range(5):  # a stamp's letters, three word heights tall

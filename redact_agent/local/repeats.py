@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local.garbled import garbled
-from redact_agent.local.names import is_common_surname, is_first_name
+from redact_agent.local.names import is_common_surname, is_first_name, is_rather_first_name
 from redact_agent.local.spans import EDGE, PageText, Span, edges, letters, phone_digits, value_of
 from redact_agent.local.unread import split
 from redact_agent.local.vocabulary import FIELD_WORDS
@@ -223,11 +223,13 @@ def _short_alone(words: list[Word], i: int, surname: str) -> bool:
     """Word `i` is a short surname printed alone as the person's: a longer one anywhere; one of
     `SHORT_SURNAME` letters as it is printed in the name ("Le", not "LE"), inside a sentence on
     its line (capitalised, it opens a sentence where it is a word: "He said ..."; after a title,
-    "Ms. Le", the recognisers find it)."""
+    "Ms. Le", the recognisers find it) or a line of its own ("Yu" signing a note)."""
     if len(surname) > SHORT_SURNAME:
         return True
     before = words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
-    return words[i].text.strip(EDGE) == surname and before != "" and not before.endswith((".", "!", "?", ":"))
+    alone = before == "" and (i + 1 == len(words) or words[i + 1].line != words[i].line)
+    inside = before != "" and not before.endswith((".", "!", "?", ":"))
+    return words[i].text.strip(EDGE) == surname and (inside or alone)
 
 
 def _name_forms(name: str) -> list[list[str]]:
@@ -237,6 +239,20 @@ def _name_forms(name: str) -> list[list[str]]:
     if parsed is None or not parsed.full or not (parsed.first + parsed.last).isalpha():
         return []
     return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
+
+
+_GLUED_NAME = re.compile(r"^(?P<first>[A-Z][a-z]{2,})(?P<last>[A-Z][a-z]+)$")
+
+
+def _unglued(name: str) -> str:
+    """A name the OCR read as one word, the space between its first name and its surname lost
+    ("AnthonyBrown", its other printing "BROWN, ANTHONY"), as two: a first name, then a capital;
+    a name with a capital inside is no such pair ("DeShawn"; "MacArthur", a census surname,
+    though "Mac" is a first name), and stays whole."""
+    m = _GLUED_NAME.match(whole := name.strip(EDGE))
+    if m is None or not is_rather_first_name(m["first"]) or is_common_surname(whole) or is_first_name(whole):
+        return name
+    return f"{m['first']} {m['last']}"
 
 
 Lone = Literal["no", "surname", "after a title"]
@@ -313,8 +329,10 @@ def _titled(words: list[Word], i: int) -> bool:
 
 
 def spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
-    """Where a found value is printed in `text`, in any of its forms (`_forms`)."""
+    """Where a found value is printed in `text`, in any of its forms (`_forms`); a name the OCR
+    read glued is searched for as printed apart (`_unglued`)."""
     words = text.words
+    value = _unglued(value) if type_ == "PERSON_NAME" else value
     out = []
     for tokens, lone, how in _forms(type_, value):
         for ws, left, right in printed(text, tokens):

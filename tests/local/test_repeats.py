@@ -33,17 +33,19 @@ def test_a_surname_printed_alone_after_the_full_name_is_that_person():
 
 
 def test_a_surname_of_two_letters_is_marked_alone_inside_a_sentence_as_printed_in_the_name():
-    # Held-out entities seed 511: "Katherine Le", then "... find our position Le meeting".
-    # Not where it opens a sentence or a line, nor printed in another case.
+    # Held-out entities seed 511: "Katherine Le", then "... find our position Le meeting"; and
+    # entities seed 648: "Jason Yu", then "Yu" on a line of its own. Not where it opens a sentence
+    # or a line with more on it, nor printed in another case.
     words, spans = _spans(
         ("Attn: Katherine Le", (40, 40, 300, 64)),
         ("our position Le meeting", (40, 400, 400, 424)),
         ("done. Le Monde and LE", (40, 500, 400, 524)),
         ("Le", (40, 600, 100, 624)),
         ("asked Ms. Le today", (40, 700, 400, 724)),  # after a title, its dot no sentence's end
+        ("Le Grand hotel", (40, 800, 400, 824)),
     )
-    assert [words[i].text for i in (5, 8, 11, 12, 15)] == ["Le", "Le", "LE", "Le", "Le"]
-    assert [(s.type, s.words) for s in spans if s.source == "repeat"] == [("PERSON_NAME", (5,))]
+    assert [words[i].text for i in (5, 8, 11, 12, 15, 17)] == ["Le", "Le", "LE", "Le", "Le", "Le"]
+    assert [(s.type, s.words) for s in spans if s.source == "repeat"] == [("PERSON_NAME", (5,)), ("PERSON_NAME", (12,))]
     assert ("PERSON_NAME", (15,)) in {(s.type, s.words) for s in spans}  # a title's recogniser has it
 
 
@@ -284,3 +286,13 @@ def test_a_codes_digits_printed_without_its_letters_are_marked_over_them():
     )
     lost = [(words[s.words[0]].text, s.hidden_before) for s in spans if s.hidden_before]
     assert lost == [("886741", 1)]
+
+
+def test_a_name_the_ocr_read_glued_is_searched_for_in_its_other_forms():
+    # Held-out entities seed 97: "Attn: AnthonyBrown" (the space lost), then "about BROWN,
+    # ANTHONY"; the glued word was searched for as a surname alone. A surname with a capital
+    # inside ("MacArthur") is no first name glued to a surname.
+    found = _found(("Attn: AnthonyBrown", (40, 40, 300, 64)), ("write about BROWN, ANTHONY", (40, 400, 400, 424)))
+    assert ("PERSON_NAME", "BROWN, ANTHONY", "repeat") in found
+    found = _found(("Attn: MacArthur", (40, 40, 300, 64)), ("King Arthur", (40, 400, 400, 424)))
+    assert not any(text == "Arthur" for _, text, _ in found)

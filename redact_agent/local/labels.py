@@ -93,8 +93,13 @@ def _handle(v: str) -> bool:
     return bool(re.fullmatch(r"[\w.@:-]{2,64}", v)) and bool(re.search(r"[A-Za-z]|\d{3}", v)) and not DATE.fullmatch(v)
 
 
+_PHONE_WORD = re.compile(r"^(?:.*\d.*|\W+|ext\.?|x)$", re.IGNORECASE)  # a phone's words: digits, marks, an extension
+
+
 def _phone(v: str) -> bool:
-    return len(re.sub(r"\D", "", v)) >= 10
+    """Ten digits or more, every word a phone's (`_PHONE_WORD`): not a line of prose with two
+    codes in it, under a "Phone:" column's number ("... approval CL-029841 ... EST-26610 ...")."""
+    return len(re.sub(r"\D", "", v)) >= 10 and all(_PHONE_WORD.match(w) for w in v.split())
 
 
 LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
@@ -134,7 +139,11 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             "DATE_OF_BIRTH",
             lambda v: bool(DATE.fullmatch(v)),
         ),
-        (r"user(?:\s*(?:name|id))?|login|ip(?:\s+address)?|device(?:\s+id)?", "ONLINE_ID", _handle),
+        (  # a web address is an online id (spec/annotation.md): "Web: kspencer"
+            r"user(?:\s*(?:name|id))?|login|ip(?:\s+address)?|device(?:\s+id)?|web(?:site)?|url",
+            "ONLINE_ID",
+            _handle,
+        ),
         (r"vin|licen[cs]e\s+plate|plate(?:\s+(?:no|number|#))?", "VEHICLE_ID", _plate),
         (
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
@@ -333,6 +342,17 @@ def _is_label(text: str) -> bool:
     return text.rstrip().endswith(":") or label_type(text) is not None
 
 
+_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?):\s+\S")  # "Agency: Sanchez-Schmidt"
+
+
+def _another_field(text: str) -> bool:
+    """A label's neighbour that is a field of its own, its label and a space before its value
+    ("Web:" beside "Agency: Sanchez-Schmidt" across the page, its value below it); a value that
+    opens with a label glued to it ("CPE:MBLM/MBLM/0110") is a value (`_value_spans`)."""
+    m = _FIELD.match(text)
+    return m is not None and label_type(m["label"]) is not None
+
+
 def find(text: PageText) -> list[Span]:
     segs, words = text.segs, text.words
     out: list[Span] = []
@@ -340,14 +360,14 @@ def find(text: PageText) -> list[Span]:
         found = label_type(seg.text)
         if found is not None:
             type_, ok = found
-            # The value sits to the right; a label with nothing to its right, another label there
-            # (a header row), or a neighbour that is no value of its type (another field across
-            # the page), has it below.
+            # The value sits to the right; a label with nothing to its right, another label or
+            # field there (a header row, another field across the page), or a neighbour that is no
+            # value of its type, has it below.
             score = _label_score(seg.text)
             for neighbour in (right_of(seg, segs), below(seg, segs, max_lines=1.6)):
                 spans = (
                     []
-                    if neighbour is None or _is_label(neighbour.text)
+                    if neighbour is None or _is_label(neighbour.text) or _another_field(neighbour.text)
                     else _value_spans(neighbour, seg.text, type_, ok, score=score)
                 )
                 if spans:

@@ -72,6 +72,19 @@ def test_a_header_types_its_whole_column():
     assert {("CUSTOMER_ID", c) for c in ("1268", "2231", "9904")} <= found(words)
 
 
+def test_a_line_of_prose_under_a_phone_column_is_no_phone():
+    # Held-out entities seed 648: "Phone:" over a number, then a paragraph's line holding two
+    # codes, eleven digits in all: it was taken whole for a phone down the column, one box over
+    # the line and both codes in it (IoU 0.03 with each).
+    words = rows(
+        ("Phone:", (207, 1220, 306, 1266)),
+        ("426.541.0244", (204, 1267, 430, 1320)),
+        ("and quantity approval CL-029841 processed find EST-26610 approved", (205, 1325, 1700, 1380)),
+    )
+    phones = {text for type_, text in found(words) if type_ == "PHONE_NUMBER"}
+    assert phones == {"426.541.0244"}
+
+
 @pytest.mark.parametrize(
     "label, type_",
     [("Agency Client Code:", "CUSTOMER_ID"), ("Traffic Line No.", "CONTRACT_NUMBER"), ("Sls Rep Code", "EMPLOYEE_ID")],

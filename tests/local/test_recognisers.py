@@ -195,6 +195,17 @@ def test_a_login_without_digits_is_an_online_id(line, value):
     assert ("ONLINE_ID", value) in spans(rows((line, (40, 40, 300, 64))))
 
 
+def test_a_web_address_under_its_label_beside_another_field_is_an_online_id():
+    # Entities seed 79: "Web:" with "Agency: Sanchez-Schmidt" across the page beside it and
+    # "kspencer" under it; the field beside it was taken for its value, an organisation's.
+    words = rows(
+        ("Web:", (467, 671, 500, 696)),
+        ("Agency: Sanchez-Schmidt", (900, 671, 1200, 696)),
+        ("kspencer", (463, 703, 536, 728)),
+    )
+    assert ("ONLINE_ID", "kspencer") in spans(words)
+
+
 @pytest.mark.parametrize(
     "line, type_, value",
     [

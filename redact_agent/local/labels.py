@@ -342,15 +342,14 @@ def _is_label(text: str) -> bool:
     return text.rstrip().endswith(":") or label_type(text) is not None
 
 
-_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?):\s+\S")  # "Agency: Sanchez-Schmidt"
-
-
 def _another_field(text: str) -> bool:
-    """A label's neighbour that is a field of its own, its label and a space before its value
-    ("Web:" beside "Agency: Sanchez-Schmidt" across the page, its value below it); a value that
-    opens with a label glued to it ("CPE:MBLM/MBLM/0110") is a value (`_value_spans`)."""
-    m = _FIELD.match(text)
-    return m is not None and label_type(m["label"]) is not None
+    """A label's neighbour that is a field of its own (`_INNER_LABEL`), a colon and a space between
+    its label and its value ("Web:" beside "Agency: Sanchez-Schmidt" across the page, its value
+    below it); a value that opens with a label glued to it ("CPE:MBLM/MBLM/0110") is a value
+    (`_value_spans`)."""
+    m = _INNER_LABEL.match(text)
+    glue = text[m.end("label") : m.start("value")] if m else ""
+    return m is not None and ":" in glue and glue[-1].isspace() and label_type(m["label"]) is not None
 
 
 def find(text: PageText) -> list[Span]:

@@ -31,7 +31,7 @@ from redact_agent.local.ink import grey, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
 from redact_agent.local.spans import PageText, Recogniser, Span, value_of
-from redact_agent.local.unread import read
+from redact_agent.local.unread import read, split
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
 from redact_agent.protocol import PROTOCOL, Mode
@@ -95,8 +95,13 @@ def resolve(spans: list[Span], words: list[Word]) -> list[Span]:
 
 
 def _prediction(page_grey: np.ndarray, words: list[Word], span: Span, value: str) -> Prediction:
-    """A span as a prediction: its words' ink, its score, and why (its cue, else its recogniser)."""
-    box = union_box([_ink_box(page_grey, words, span, i) for i in span.words])
+    """A span as a prediction: its words' ink, its score, and why (its cue, else its recogniser).
+    A stamp's letters read as a word among the span's (`unread.split`: "65" for the "A" of
+    "APPROVED" over an address's lines) add no ink to it: its crop holds the stamp's frame and
+    the lines above and below (IoU 0.99 -> 0.67)."""
+    stamps = {id(w) for w in split(words)[1]} if len(span.words) > 1 else set()
+    inked = [i for i in span.words if id(words[i]) not in stamps] or list(span.words)
+    box = union_box([_ink_box(page_grey, words, span, i) for i in inked])
     reason = span.reason or span.source
     return Prediction(type=span.type, bbox=box, value=value, confidence=round(span.score, 3), reason=reason)
 

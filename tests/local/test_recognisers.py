@@ -1,13 +1,15 @@
 """Every schema type has a recogniser: each is exercised on a rendered form page, read by
 the real OCR (Tesseract), so the test covers the whole local path from pixels to typed boxes."""
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine, recognise, resolve
-from redact_agent.local.spans import PageText, value_of
+from redact_agent.local.engine import LocalEngine, _prediction, recognise, resolve
+from redact_agent.local.spans import PageText, Span, value_of
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
+from redact_agent.tools.ocr import Word
 from tests.local.rows import found as spans
 from tests.local.rows import rows
 
@@ -509,3 +511,26 @@ def test_a_phone_after_a_misread_label_ending_in_a_one_and_no_ip_address_as_a_ph
     words = rows(("Te1 (896) 317-1862 141.216.95.103", (40, 40, 600, 64)))
     found_ = {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
     assert found_ == {("PHONE_NUMBER", "(896) 317-1862"), ("ONLINE_ID", "141.216.95.103")}
+
+
+def test_a_stamps_letter_read_as_a_word_inside_a_span_adds_no_ink_to_its_box():
+    # Documents seed 109: the "A" of a gray "APPROVED" read as "65" among an address's words,
+    # its box three lines tall; its crop's ink (the stamp's frame, the lines above and below) went
+    # into the address's box (IoU 0.99 -> 0.67). Large print alone keeps its box.
+    page = np.full((300, 600), 255, np.uint8)
+    page[100:120, 40:100] = 0
+    page[100:120, 120:200] = 0
+    page[40:190, 210:240] = 120  # the stamp's letter, over three lines
+    words = [
+        Word("658", (38, 98, 102, 122), 0.9, 0, 0),
+        Word("Denise", (118, 98, 202, 122), 0.9, 0, 0),
+        Word("65", (205, 38, 245, 192), 0.9, 0, 0),
+    ]
+    span = Span("POSTAL_ADDRESS", (0, 1, 2), 0.9, "entities")
+    assert _prediction(page, words, span, "658 Denise 65").bbox == (40.0, 100.0, 200.0, 120.0)
+    assert _prediction(page, words, Span("ORGANIZATION", (2,), 0.9, "entities"), "65").bbox == (
+        210.0,
+        40.0,
+        240.0,
+        190.0,
+    )

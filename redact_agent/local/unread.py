@@ -197,17 +197,17 @@ def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
 
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None) -> list[Box]:
     """The boxes of lines of glyph-sized ink that no word of the print covers, in either ink
-    (`_inks`; a line found in both, once, as its shorter band: a gray stamp over two lines joins
-    glyphs of one to the other's in one ink, and a crop as tall as both read the line the OCR had
-    read already, not "CASE-2024-77512" under "CONFIDENTIAL"), those of the most glyphs first,
-    each grown by half a word height above and below and one word height on either side (the crop
-    to read it on). `inks`: the page's (`inks_of`)."""
+    (`_inks`; a line found more than once, once: as first found, but for a band of glyphs taller
+    than a word, which joins two lines' glyphs, a gray stamp over both in Otsu's ink, and whose
+    crop read the line the OCR had read already, not "CASE-2024-77512" under "CONFIDENTIAL"),
+    those of the most glyphs first, each grown by half a word height above and below and one word
+    height on either side (the crop to read it on). `inks`: the page's (`inks_of`)."""
     if not words:
         return []
     height, printed = _height(words), split(words)[0]
     lines = [line for ink in _inks(inks) for line in _lines(ink, printed, height)]
     found: list[tuple[int, Box]] = []
-    for pieces, box in sorted(lines, key=lambda line: line[1][3] - line[1][1]):
+    for pieces, box in sorted(lines, key=lambda line: line[1][3] - line[1][1] > 2 * height):
         if not any(_same(box, b) for _, b in found):
             found.append((pieces, box))
     found.sort(key=lambda f: -f[0])

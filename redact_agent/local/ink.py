@@ -173,8 +173,9 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     143) is no print. A stamp's strokes are the pixels `STAMP_STROKE` / 2 or more inside the ink,
     four times `STAMP_STROKE` squared of them at least, as a stroke runs on (blurred print's blobs
     have fewer: 68 in a phone's crop, whose print the rule took for a stamp, IoU 0.93 -> 0.54), or
-    any number where such a stroke runs out of the crop (`_runs_out`: a stamp larger than the word,
-    whose letters' feet the crop of "ORD-4" or "Amy" cuts, 110 px inside the ink); a stroke the
+    `STAMP_STROKE` squared where such a stroke runs out of the crop (`_runs_out`: a stamp larger
+    than the word, whose letters' feet the crop of "ORD-4" or "Amy" cuts, 110 px inside the ink;
+    that phone's blobs, in a crop as tight as its ink, reach its edge with 48); a stroke the
     crop's edge cuts ends there in this count (a rule under a light e-mail, 4 px thick, reached 5
     px in from it). The print darker than that halfway is `STAMP_PRINT` of the ink at least (a
     logo's gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu),
@@ -186,7 +187,7 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
     if not inside.any():
         return middle
-    beyond = _runs_out(ink, disc)
+    beyond = _runs_out(ink, disc) and inside.sum() >= STAMP_STROKE * STAMP_STROKE
     if inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE and not beyond:
         return middle
     darkest, tone = int(crop.min()), float(np.median(crop[inside]))

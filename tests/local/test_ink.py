@@ -443,6 +443,15 @@ def test_a_stamp_running_out_of_a_short_words_crop_is_not_its_ink():
     assert _within_a_pixel(tighten(page, (20, 20, 74, 58)), (17, 30, 66, 53))
 
 
+def test_blurred_prints_blobs_that_reach_a_tight_crops_edge_are_no_stamp_running_out_of_it():
+    # Entities seed 837: "285.695.6113" blurred, in an OCR box as tight as its ink, so the crop's
+    # edge cuts its blobs; with 48 px inside them they are too few for a stamp's strokes running on
+    # out of the crop (taken for one, the print went with it: IoU 0.93 -> 0.47). Its ink is (19,
+    # 28, 106, 43).
+    page = np.asarray(Image.open(FIXTURES / "blurred-phone-tight-box.png").convert("L"))
+    assert _within_a_pixel(tighten(page, (20, 20, 105, 49)), (19, 28, 106, 43))
+
+
 def test_a_logos_gray_letters_with_a_speck_of_black_are_no_stamp():
     # vrdu: the "THE CW62" logo, gray letters 12 px thick and a few black pixels; taken for a gray
     # stamp over print, all of it went and the box shrank to a speck (IoU 0.91 -> 0). Its ink is

@@ -180,15 +180,17 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     px in from it). The print darker than that halfway is `STAMP_PRINT` of the ink at least (a
     logo's gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu),
     and `STAMP_OVER` of it lies inside the strokes, which a stamp is printed over (0.64 to 0.98 on
-    the stamps here; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it), unless
-    they run out of the crop (a stamp's letters under a short word, 0.008 for "ORD-4")."""
+    the stamps here; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it, whose tight
+    box cuts it too), unless they run out of a short word's crop (a stamp's letters under it, 0.008
+    for "ORD-4")."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(framed, cv2.DIST_L2, 3)[1:-1, 1:-1] >= STAMP_STROKE / 2
     disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
     if not inside.any():
         return middle
-    beyond = _runs_out(ink, disc) and inside.sum() >= STAMP_STROKE * STAMP_STROKE
-    if inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE and not beyond:
+    short = inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE  # a short word's crop, or blurred print
+    beyond = short and inside.sum() >= STAMP_STROKE * STAMP_STROKE and _runs_out(ink, disc)
+    if short and not beyond:
         return middle
     darkest, tone = int(crop.min()), float(np.median(crop[inside]))
     halfway = (darkest + tone) / 2

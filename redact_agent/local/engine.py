@@ -94,13 +94,18 @@ def resolve(spans: list[Span], words: list[Word]) -> list[Span]:
     return sorted(out, key=lambda s: (s.words, s.cut_left))
 
 
-def _prediction(page_grey: np.ndarray, words: list[Word], span: Span, value: str) -> Prediction:
+def _stamps(words: list[Word]) -> set[int]:
+    """The indices of `words` that are a stamp's letters read as a word (`unread.split`)."""
+    tall = {id(w) for w in split(words)[1]}
+    return {i for i, w in enumerate(words) if id(w) in tall}
+
+
+def _prediction(page_grey: np.ndarray, words: list[Word], stamps: set[int], span: Span, value: str) -> Prediction:
     """A span as a prediction: its words' ink, its score, and why (its cue, else its recogniser).
-    A stamp's letters read as a word among the span's (`unread.split`: "65" for the "A" of
-    "APPROVED" over an address's lines) add no ink to it: its crop holds the stamp's frame and
-    the lines above and below (IoU 0.99 -> 0.67)."""
-    stamps = {id(w) for w in split(words)[1]} if len(span.words) > 1 else set()
-    inked = [i for i in span.words if id(words[i]) not in stamps] or list(span.words)
+    A stamp's letters read as a word among a span's several (`stamps`, `_stamps`: "65" for the
+    "A" of "APPROVED" over an address's lines) add no ink to it: its crop holds the stamp's frame
+    and the lines above and below (IoU 0.99 -> 0.67)."""
+    inked = [i for i in span.words if len(span.words) == 1 or i not in stamps] or list(span.words)
     box = union_box([_ink_box(page_grey, words, span, i) for i in inked])
     reason = span.reason or span.source
     return Prediction(type=span.type, bbox=box, value=value, confidence=round(span.score, 3), reason=reason)
@@ -190,13 +195,14 @@ class LocalEngine:
 
     def to_predictions(self, page: Image.Image, found: Found) -> list[Prediction]:
         page_grey = grey(np.asarray(page))
+        stamps = _stamps(found.words)
         out = []
         for s in found.spans:
             value = value_of(s, found.words)
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
-            out.append(_prediction(page_grey, found.words, s, value))
+            out.append(_prediction(page_grey, found.words, stamps, s, value))
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):
                 out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5, reason="signature-ink"))
@@ -254,8 +260,9 @@ def printed_again(
         )
     ]
     page_grey = grey(np.asarray(page.convert("RGB")))
+    stamps = _stamps(words)
     return turned_back_all(
-        [_prediction(page_grey, words, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
+        [_prediction(page_grey, words, stamps, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
     )
 
 

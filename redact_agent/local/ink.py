@@ -141,17 +141,16 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     high. A line no glyph crosses, or whose piece of ink is no taller than a rule, is a rule or an
     underline (a skewed one steps down a row at a time), which `_ink` drops whole with what
     touches it; a crop of nothing else keeps its ink."""
-    ch, cw = ink.shape
+    ch = ink.shape[0]
     thin = _thin(ch)
-    long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
-    n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
+    n, lines, stats = _long_lines(ink)
     if n == 1:  # no line
         return ink
     _, pieces, piece_stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     less = ink.copy()
     for i in range(1, n):
         x, y, w, h = (int(v) for v in stats[i][:4])
-        piece = int(np.asarray(pieces)[np.asarray(lines) == i][0])
+        piece = int(np.asarray(pieces)[lines == i][0])
         if h > thin or y == 0 or y + h == ch or piece_stats[piece][cv2.CC_STAT_HEIGHT] <= thin:
             continue
         cols = slice(max(0, x - GROW), x + w + GROW)  # the line's rows out to its ends, which the opening rounds off
@@ -159,6 +158,14 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
         if crossed.any():
             less[y : y + h, cols][:, ~crossed] = 0
     return less if less.any() else ink
+
+
+def _long_lines(ink: NDArray[np.uint8]) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:
+    """The rows of `ink` `RULE` of the crop's width long or longer, as connected components
+    (count with the background, labels, stats)."""
+    long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * ink.shape[1]))), np.uint8))
+    n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
+    return n, np.asarray(lines), np.asarray(stats)
 
 
 def _thin(height: int) -> float:
@@ -185,9 +192,9 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     for "ORD-4")."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(framed, cv2.DIST_L2, 3)[1:-1, 1:-1] >= STAMP_STROKE / 2
-    disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
     if not inside.any():
         return middle
+    disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
     short = inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE  # a short word's crop, or blurred print
     beyond = short and inside.sum() >= STAMP_STROKE * STAMP_STROKE and _runs_out(ink, disc)
     if short and not beyond:
@@ -210,10 +217,8 @@ def _runs_out(ink: NDArray[np.uint8], disc: NDArray[np.uint8]) -> bool:
     """Whether a stroke `disc` wide runs out of the crop (a stamp's, larger than the word), the
     crop's edge taken as ink beyond it; a ruled line across the crop is no such stroke, nor what
     it joins (a rule at the crop's edge would be as thick as the ink beyond it)."""
-    ch, cw = ink.shape
-    long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(1, int(RULE * cw))), np.uint8))
-    n, lines, stats, _ = cv2.connectedComponentsWithStats(long, connectivity=8)
-    rules = np.isin(lines, [i for i in range(1, n) if stats[i][cv2.CC_STAT_HEIGHT] <= _thin(ch)])
+    n, lines, stats = _long_lines(ink)
+    rules = np.isin(lines, [i for i in range(1, n) if stats[i][cv2.CC_STAT_HEIGHT] <= _thin(ink.shape[0])])
     thick = cv2.morphologyEx(np.where(rules, 0, ink).astype(np.uint8), cv2.MORPH_OPEN, disc)
     return bool(thick[0].any() or thick[-1].any() or thick[:, 0].any() or thick[:, -1].any())
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redact_agent.local.engine import LocalEngine, _prediction, recognise, resolve
+from redact_agent.local.engine import LocalEngine, _prediction, _stamps, recognise, resolve
 from redact_agent.local.spans import PageText, Span, value_of
 from redact_agent.policy import load_policy
 from redact_agent.schema import default_schema
@@ -527,8 +527,9 @@ def test_a_stamps_letter_read_as_a_word_inside_a_span_adds_no_ink_to_its_box():
         Word("65", (205, 38, 245, 192), 0.9, 0, 0),
     ]
     span = Span("POSTAL_ADDRESS", (0, 1, 2), 0.9, "entities")
-    assert _prediction(page, words, span, "658 Denise 65").bbox == (40.0, 100.0, 200.0, 120.0)
-    assert _prediction(page, words, Span("ORGANIZATION", (2,), 0.9, "entities"), "65").bbox == (
+    stamps = _stamps(words)
+    assert _prediction(page, words, stamps, span, "658 Denise 65").bbox == (40.0, 100.0, 200.0, 120.0)
+    assert _prediction(page, words, stamps, Span("ORGANIZATION", (2,), 0.9, "entities"), "65").bbox == (
         210.0,
         40.0,
         240.0,

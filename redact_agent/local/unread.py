@@ -34,6 +34,7 @@ from redact_agent.boxes import Box, areas, as_array, covered_areas, intersection
 from redact_agent.local.ink import GROW, grey
 from redact_agent.local.layout import GAP_FACTOR
 from redact_agent.local.orientation import Upright, upright
+from redact_agent.local.snap import snapped
 from redact_agent.tools.ocr import OcrEngine, Word
 from redact_agent.tools.regions import ocr_words
 
@@ -47,26 +48,29 @@ UNDER_STAMP = 0.75  # print under a stamp darker than print's halfway tone is da
 # the share of the rows of the lower of two words beside each other that they share, to be of one line
 # (at half, a phone read again took the line of a skewed line above, sharing 16 of its 32 rows)
 ROW = 0.75
+SPACE = 0.3  # the widest gap, in word heights, between two lines the detector cut one line into
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     """The page turned upright (`orientation.upright`) and its words, with those of the lines the
     text detector passed over (`missed_lines`, and `_under_stamps`) read on a crop each, in place
-    of the tall words they lie in (`_superseded`)."""
+    of the tall words they lie in (`_superseded`); every word moved along its line onto the ink
+    it was read on (`_snapped`)."""
     found = upright(page, ocr)
-    words = found.words
+    page_grey = grey(np.asarray(found.page.convert("RGB")))
+    inks = inks_of(page_grey, found.words)
+    words = _one_row(_snapped(found.words, inks, OTSU))
     printed, tall = split(words)
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
-    page_grey = grey(np.asarray(found.page.convert("RGB")))
-    inks = inks_of(page_grey, words)
     lines = missed_lines(page_grey, words, inks)
     stamped = _under_stamps(page_grey, words, inks, lines)
-    images = [_only(page_grey, inks, PRINT), found.page] if lines or stamped else []
-    crops = [(box, images) for box in lines] + [(box, [_only(page_grey, inks, CORE), *images]) for box in stamped]
+    images = [(_only(page_grey, inks, PRINT), PRINT), (found.page, OTSU)] if lines or stamped else []
+    crops = [(box, images) for box in lines]
+    crops += [(box, [(_only(page_grey, inks, CORE), CORE), *images]) for box in stamped]
     for box, read_on in crops:
-        for image in read_on:
-            again = ocr_words(image, ocr, box)
+        for image, k in read_on:
+            again = _snapped(ocr_words(image, ocr, box), inks, k)
             new = ~_read_already(as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more]))
             more += [
                 Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
@@ -75,6 +79,37 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     gone = _superseded(tall, more)
     kept = [w for w in words if w not in gone]
     return found._replace(words=kept + _continued(kept, more))
+
+
+def _snapped(words: list[Word], inks: Inks | None, k: int) -> list[Word]:
+    """`words` read on an image of ink `k` of `inks` moved onto that ink (`snap.snapped`)."""
+    return words if inks is None else snapped(words, inks[k])
+
+
+def _one_row(words: list[Word]) -> list[Word]:
+    """`words` with each line the detector cut in two on one row one line: a line whose first word
+    is beside another's last (`SPACE` word heights or less after it, sharing `ROW` of the rows of
+    the lower of the two) goes on the nearest such ("JONES," and "SETH" cut apart at a stamp's
+    frame, 0.2 heights apart, were two lines, and no name; a stamp's letters ("FIL" before
+    "Company:") are no line's; "Office:" and its value "KOPM-TV" 0.4
+    apart, and "Suite 778" and "Staff No. S-0514" 1.1 apart, are a label and a value, and two
+    columns)."""
+    ends: dict[int, tuple[Word, Word]] = {}
+    for w in sorted(split(words)[0], key=lambda w: w.bbox[0]):  # a stamp's letters are no line's
+        ends[w.line] = (ends.get(w.line, (w, w))[0], w)
+    onto: dict[int, int] = {}
+    for line, (first, _) in sorted(ends.items(), key=lambda kv: kv[1][0].bbox[0]):
+        x0, y0, _, y1 = first.bbox
+        before = [
+            (x0 - last.bbox[2], onto.get(other, other))
+            for other, (_, last) in ends.items()
+            if other != line
+            and 0 <= x0 - last.bbox[2] <= SPACE * (y1 - y0)
+            and min(y1, last.bbox[3]) - max(y0, last.bbox[1]) >= ROW * min(y1 - y0, last.bbox[3] - last.bbox[1])
+        ]
+        if before:
+            onto[line] = min(before)[1]
+    return [replace(w, line=onto[w.line]) if w.line in onto else w for w in words]
 
 
 def _continued(printed: list[Word], more: list[Word]) -> list[Word]:
@@ -156,7 +191,7 @@ def _only(page_grey: NDArray[np.uint8], inks: Inks | None, k: int) -> Image.Imag
 
 
 Inks = tuple[NDArray[np.uint8], NDArray[np.bool_], NDArray[np.bool_]]  # Otsu's ink, the print's, and its core
-PRINT, CORE = 1, 2  # of `Inks`
+OTSU, PRINT, CORE = 0, 1, 2  # of `Inks`
 
 
 def inks_of(page_grey: NDArray[np.uint8], words: list[Word]) -> Inks | None:
@@ -192,7 +227,9 @@ def _inks(inks: Inks | None) -> list[NDArray[np.uint8]]:
     is Otsu's ink and joins the glyphs it crosses (a code under "RECEIVED"); a darker one breaks
     into glyph-sized pieces in print's ink that make the row under it too tall ("PAID" over a
     phone's line): each finds lines the other does not."""
-    return [] if inks is None else [inks[0], np.asarray(inks[1], dtype=np.uint8)]  # the core: `_under_stamps`
+    return (
+        [] if inks is None else [np.asarray(inks[OTSU], dtype=np.uint8), np.asarray(inks[PRINT], dtype=np.uint8)]
+    )  # the core: `_under_stamps`
 
 
 def missed_lines(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | None) -> list[Box]:
@@ -222,7 +259,7 @@ def _under_stamps(page_grey: NDArray[np.uint8], words: list[Word], inks: Inks | 
     if inks is None or not words:
         return []
     height = _height(words)
-    lines = [box for _, box in _lines(np.asarray(inks[2], dtype=np.uint8), split(words)[0], height)]
+    lines = [box for _, box in _lines(np.asarray(inks[CORE], dtype=np.uint8), split(words)[0], height)]
     return _clipped([b for b in lines if not any(_same(b, f) for f in found)][: MOST - len(found)], page_grey)
 
 

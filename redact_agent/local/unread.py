@@ -48,7 +48,6 @@ UNDER_STAMP = 0.75  # print under a stamp darker than print's halfway tone is da
 # the share of the rows of the lower of two words beside each other that they share, to be of one line
 # (at half, a phone read again took the line of a skewed line above, sharing 16 of its 32 rows)
 ROW = 0.75
-SPACE = 0.3  # the widest gap, in word heights, between two lines the detector cut one line into
 
 
 def read(page: Image.Image, ocr: OcrEngine) -> Upright:
@@ -59,7 +58,7 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     found = upright(page, ocr)
     page_grey = grey(np.asarray(found.page.convert("RGB")))
     inks = inks_of(page_grey, found.words)
-    words = _one_row(_snapped(found.words, inks, OTSU))
+    words = _snapped(found.words, inks, OTSU)
     printed, tall = split(words)
     more: list[Word] = []
     line = max((w.line for w in words), default=-1) + 1
@@ -84,32 +83,6 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
 def _snapped(words: list[Word], inks: Inks | None, k: int) -> list[Word]:
     """`words` read on an image of ink `k` of `inks` moved onto that ink (`snap.snapped`)."""
     return words if inks is None else snapped(words, inks[k])
-
-
-def _one_row(words: list[Word]) -> list[Word]:
-    """`words` with each line the detector cut in two on one row one line: a line whose first word
-    is beside another's last (`SPACE` word heights or less after it, sharing `ROW` of the rows of
-    the lower of the two) goes on the nearest such ("JONES," and "SETH" cut apart at a stamp's
-    frame, 0.2 heights apart, were two lines, and no name; a stamp's letters ("FIL" before
-    "Company:") are no line's; "Office:" and its value "KOPM-TV" 0.4
-    apart, and "Suite 778" and "Staff No. S-0514" 1.1 apart, are a label and a value, and two
-    columns)."""
-    ends: dict[int, tuple[Word, Word]] = {}
-    for w in sorted(split(words)[0], key=lambda w: w.bbox[0]):  # a stamp's letters are no line's
-        ends[w.line] = (ends.get(w.line, (w, w))[0], w)
-    onto: dict[int, int] = {}
-    for line, (first, _) in sorted(ends.items(), key=lambda kv: kv[1][0].bbox[0]):
-        x0, y0, _, y1 = first.bbox
-        before = [
-            (x0 - last.bbox[2], onto.get(other, other))
-            for other, (_, last) in ends.items()
-            if other != line
-            and 0 <= x0 - last.bbox[2] <= SPACE * (y1 - y0)
-            and min(y1, last.bbox[3]) - max(y0, last.bbox[1]) >= ROW * min(y1 - y0, last.bbox[3] - last.bbox[1])
-        ]
-        if before:
-            onto[line] = min(before)[1]
-    return [replace(w, line=onto[w.line]) if w.line in onto else w for w in words]
 
 
 def _continued(printed: list[Word], more: list[Word]) -> list[Word]:

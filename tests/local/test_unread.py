@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from redact_agent.local.unread import _one_row, inks_of, missed_lines, read
+from redact_agent.local.unread import inks_of, missed_lines, read
 from redact_agent.tools.ocr import RapidOcrEngine, Word
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -203,20 +203,3 @@ def test_a_line_under_a_gray_stamp_as_dark_as_prints_halfway_is_read_on_the_prin
     assert not {"Sara", "Kennedy"} & {w.text for w in ocr.words(image)}
     found = {w.text: w.bbox for w in read(image, ocr).words}
     assert 840 < found["Sara"][1] < found["Kennedy"][3] < 930
-
-
-def test_a_line_the_detector_cut_in_two_on_one_row_is_one_line():
-    # Entities seed 717: "JONES," and "SETH" cut apart at a stamp's frame were two lines, so the
-    # name "JONES, SETH" was no run (IoU 0.49 for "JONES," alone).
-    words = [
-        Word("approval", (733, 862, 847, 900), 0.9, 28, 0),
-        Word("JONES,", (847, 862, 931, 900), 0.9, 28, 0),
-        Word("SETH", (939, 865, 1003, 897), 0.9, 29, 0),
-        Word("any", (1015, 865, 1063, 897), 0.9, 29, 0),
-        Word("order", (1069, 865, 1137, 897), 0.9, 30, 0),  # on after "any": on too
-        Word("Staff", (1155, 862, 1250, 900), 0.9, 31, 0),  # a column 0.5 heights on
-        Word("our", (104, 897, 146, 930), 0.9, 32, 0),  # the line under
-        Word("FIL", (1030, 999, 1184, 1121), 0.9, 33, 0),  # a stamp's letters: no line's
-        Word("Company:", (1186, 1011, 1360, 1054), 0.9, 34, 0),
-    ]
-    assert [w.line for w in _one_row(words)] == [28, 28, 28, 28, 28, 31, 32, 33, 34]

@@ -63,7 +63,7 @@ def _line(words: list[Word], ink: Ink) -> dict[int, Word]:
         a, b = int(start) - x0, int(end) - x0  # each word's own rows: a line may slope
         columns[a:b] = np.asarray(ink[top:bottom, x0 + a : x0 + b]).any(axis=0)
     pieces = _pieces(columns, GAP * height)
-    runs = _matched([(w.bbox[0] - x0, w.bbox[2] - x0) for w in words], pieces, max(1, height))
+    runs = _matched([(w.bbox[0] - x0, w.bbox[2] - x0) for w in words], pieces, height)  # a body is a row or more
     out = {}
     for w, run in zip(words, runs, strict=True):
         if run is None:
@@ -91,12 +91,12 @@ def _apart(words: list[Word], moved: dict[int, Word], height: int) -> dict[int, 
     "Lucas" took back its "L" from a "Ms." read 6 px too wide)."""
     over = set()
     for i, w in enumerate(words):
-        box = moved.get(id(w), w).bbox
-        for j in (i - 1, i + 1):
-            if id(w) in moved and 0 <= j < len(words) and id(words[j]) not in moved:
-                other = words[j].bbox
-                if min(box[2], other[2]) - max(box[0], other[0]) > height:
-                    over.add(id(w))
+        if id(w) not in moved:
+            continue
+        box = moved[id(w)].bbox
+        for other in (words[j].bbox for j in (i - 1, i + 1) if 0 <= j < len(words) and id(words[j]) not in moved):
+            if min(box[2], other[2]) - max(box[0], other[0]) > height:
+                over.add(id(w))
     return {k: v for k, v in moved.items() if k not in over}
 
 
@@ -139,13 +139,11 @@ def _body(ink: Ink, box: tuple[float, float, float, float]) -> tuple[int, int] |
 def _pieces(columns: NDArray[np.bool_], gap: float) -> list[tuple[int, int]]:
     """The runs of inked columns, joined across gaps narrower than `gap`."""
     xs = np.flatnonzero(columns)
-    out: list[tuple[int, int]] = []
-    for x in xs.tolist():
-        if out and x - out[-1][1] < gap:
-            out[-1] = (out[-1][0], x + 1)
-        else:
-            out.append((x, x + 1))
-    return out
+    if not xs.size:
+        return []
+    cut = np.flatnonzero(np.diff(xs) - 1 >= gap)  # the last column of each run but the last
+    starts, ends = np.concatenate(([xs[0]], xs[cut + 1])), np.concatenate((xs[cut] + 1, [xs[-1] + 1]))
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def _matched(

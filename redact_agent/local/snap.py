@@ -24,7 +24,7 @@ from redact_agent.tools.ocr import Word
 Ink = NDArray[np.uint8] | NDArray[np.bool_]
 
 GAP = 0.4  # the least gap between two words' ink, in heights of their glyphs' bodies (`_body`)
-SPLIT = 1.0  # the cost of a run of pieces with a gap inside it as wide as one at its ends, or `WIDE`
+SPLIT = 1.0  # the cost of a run of pieces with a gap inside it `GAP` wider than one at its ends, or `WIDE`
 WIDE = 1.5  # in heights of the glyphs' bodies: a gap no word holds
 NEAR = 2  # the words on either side whose bodies' rows a word's are checked against
 REACH = 3  # the furthest, in heights of their bodies, a line's end words are read short of their ink
@@ -57,11 +57,13 @@ def _line(words: list[Word], ink: Ink) -> dict[int, Word]:
     height = int(np.median([b - t for t, b in rows]))
     x0 = max(0, int(words[0].bbox[0]) - REACH * height)
     x1 = min(ink.shape[1], math.ceil(words[-1].bbox[2]) + REACH * height)
+    y0 = max(0, min(t for t, _ in rows) - height)
+    strip = _less_rules(np.asarray(ink[y0 : max(b for _, b in rows) + height, x0:x1], dtype=np.uint8))
     columns = np.zeros(max(0, x1 - x0), dtype=bool)
     ends = [(a.bbox[2] + b.bbox[0]) / 2 for a, b in itertools.pairwise(words)]
     for (top, bottom), start, end in zip(rows, [x0, *ends], [*ends, x1], strict=True):
         a, b = int(start) - x0, int(end) - x0  # each word's own rows: a line may slope
-        columns[a:b] = np.asarray(ink[top:bottom, x0 + a : x0 + b]).any(axis=0)
+        columns[a:b] = strip[top - y0 : bottom - y0, a:b].any(axis=0)
     pieces = _pieces(columns, GAP * height)
     runs = _matched([(w.bbox[0] - x0, w.bbox[2] - x0) for w in words], pieces, height)  # a body is a row or more
     out = {}
@@ -98,6 +100,20 @@ def _apart(words: list[Word], moved: dict[int, Word], height: int) -> dict[int, 
             if min(box[2], other[2]) - max(box[0], other[0]) > height:
                 over.add(id(w))
     return {k: v for k, v in moved.items() if k not in over}
+
+
+def _less_rules(strip: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """`strip` (a line's rows and a body's height above and below) less the pieces of ink that
+    cross it from top to bottom: a rule or a stamp's frame beside a word, no glyph of the line
+    ("S." 4 px from a stamp's frame took it in, and the box grew as tall as the frame)."""
+    if not strip.size:  # OpenCV crashes on an empty image (a line of specks a row high)
+        return strip
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
+    across = (stats[:, cv2.CC_STAT_TOP] == 0) & (stats[:, cv2.CC_STAT_HEIGHT] == strip.shape[0])
+    across[0] = False  # the background
+    if not across.any():
+        return strip
+    return np.where(across[labels], 0, strip).astype(np.uint8)
 
 
 def _along_line(rows: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -151,8 +167,9 @@ def _matched(
 ) -> list[tuple[int, int] | None]:
     """Each word's run of pieces [j, k), in order (None for a word that takes none), at the least
     cost: how far a run's width and middle are from its word's (`_cost`), `SPLIT` a run with a
-    gap inside it as wide as one at its ends (a monospaced "l" of the word before, taken in) or
-    `WIDE` (the end of the line above, on a skewed page, taken in by the first word of the next),
+    gap inside it wider than one at its ends by `GAP` (a monospaced "l" of the word before, taken
+    in; less for less: a monospaced word's own "l"s stand as far apart as the words) or `WIDE`
+    (the end of the line above, on a skewed page, taken in by the first word of the next),
     `SKIP_PIECE` a piece no word takes (less for a piece narrower than a body's `height`: a
     speck, a colon), `SKIP_WORD` a word that takes none."""
     n, m = len(words), len(pieces)
@@ -183,8 +200,8 @@ def _matched(
                 ends = min(
                     pieces[j][0] - pieces[j - 1][1] if j else inf, pieces[k][0] - pieces[k - 1][1] if k < m else inf
                 )
-                split = inside >= min(ends, WIDE * height)
-                c = here + _cost(words[i], (pieces[j][0], pieces[k - 1][1])) + (SPLIT if split else 0.0)
+                split = 1.0 if inside >= WIDE * height else min(1.0, max(0.0, inside - ends) / (GAP * height))
+                c = here + _cost(words[i], (pieces[j][0], pieces[k - 1][1])) + SPLIT * split
                 if c < cost[i + 1, k]:
                     cost[i + 1, k] = c
                     back[(i + 1, k)] = (i, j, True)

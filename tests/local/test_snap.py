@@ -144,3 +144,34 @@ def test_a_long_word_takes_in_no_ink_past_its_end_its_width_allows():
     ink[BODY[0] : BODY[1], span[1] + 14 : span[1] + 39] = 1
     (moved,) = snapped([_word("https://poole-clements.com", *span)], ink)
     assert moved.bbox[2] < span[1] + 14
+
+
+def test_a_rule_or_stamp_frame_beside_a_word_is_no_ink_of_it():
+    # Entities seed 648: a stamp's frame 3 px before "S." joined its piece of ink; the word took
+    # it in and its box, tightened, grew as tall as the frame (IoU 0.93 -> 0.38).
+    ink = np.zeros((200, 400), np.uint8)
+    span = _letters(ink, 100, 6)
+    ink[40:180, 95:97] = 1  # the frame, from far above the line to far below it
+    (moved,) = snapped([_word("Shawn", span[0] + 3, span[1] + 3)], ink)
+    assert moved.bbox[0] > 97 and moved.bbox[2] >= span[1]
+
+
+def test_a_monospaced_words_letters_standing_apart_as_far_as_the_words_stay_its_own():
+    # Entities seed 648: in a monospaced font the last "l" of "annual" stood 10 px from its "a"
+    # and 9 px from the "M" of "Marshall", whose "l"s stood 11 and 12 px apart; "Marshall", read
+    # on its ink, was moved 41 px back onto "lMarsha" (IoU 0.93 -> 0.63).
+    ink = np.zeros((200, 600), np.uint8)
+    rows = (100, 122)
+    for a, b in ((86, 196), (206, 237), (246, 287), (296, 378), (389, 400), (412, 424)):
+        ink[rows[0] : rows[1], a:b] = 1
+    read = [_word("annual", 86, 227, rows=(88, 134)), _word("Marshall", 246, 430, rows=(88, 134))]
+    assert _on(snapped(read, ink), [(86, 237), (246, 424)])
+
+
+def test_a_line_of_specks_one_row_high_is_left_as_read():
+    # Entities seed 648: two specks a row high, 3 rows apart, were read as "H" and "240-18N"; the
+    # line's bodies, set on their middle row, were no row high (OpenCV crashed on the empty strip).
+    ink = np.zeros((200, 400), np.uint8)
+    ink[104, 20:24] = ink[107, 120:126] = 1
+    read = [_word("H", 10, 35), _word("240-18N", 104, 279)]
+    assert snapped(read, ink) == read

@@ -260,10 +260,11 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     to the rows of the word's other glyphs. Such a component runs out of the crop at its top or
     bottom, which a glyph does not; it is more than `TALL` times the height of the word's tall
     glyphs (the upper quartile of the components that stay inside the crop and are not specks,
-    dots or dashes, which are under a sixth of the crop; two are enough: a frame's line joined all
+    dots or dashes, which are under a sixth of the crop; one is enough: a frame's line joined all
     but the "RE" of "REF-2018-74235" into one piece that ran out of the crop under them and kept
-    its box 12 px low), strokes or a solid stamp letter's leg alike (a black "Y" of "COPY"
-    joined to the "M" of "M4657062" kept its box 12 px high), but for the ground of a logo the
+    its box 12 px low, and a ring all but the "B" of "Brown" in print 9 px high), strokes or a
+    solid stamp letter's leg alike (a black "Y" of "COPY" joined to the "M" of "M4657062" kept
+    its box 12 px high), but for the ground of a logo the
     word is printed on, which fills the crop both ways (vrdu's "KECI 13"). It is measured only in
     the rows the other glyphs span, widened by a quarter of their height (for its own ascender or
     descender), and without the stroke where it runs on out of the crop (`_less_strokes`: a
@@ -276,7 +277,7 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
         return top == 0 or top + heights[i] == ch
 
     glyphs = [heights[i] for i in keep if heights[i] >= ch / 6 and not runs_out(i)]
-    limit = TALL * float(np.percentile(glyphs, 75)) if len(glyphs) >= 2 else float("inf")
+    limit = TALL * float(np.percentile(glyphs, 75)) if glyphs else float("inf")
 
     def crosses(i: int) -> bool:
         w = int(stats[i][cv2.CC_STAT_WIDTH])
@@ -284,7 +285,7 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
 
     crossed = [i for i in keep if crosses(i)]
     normal = [i for i in keep if i not in crossed]
-    if not crossed or len(normal) < 2:
+    if not crossed:
         return [stats[i] for i in keep]
     top = min(int(stats[i][cv2.CC_STAT_TOP]) for i in normal)
     bottom = max(int(stats[i][cv2.CC_STAT_TOP]) + heights[i] for i in normal)

@@ -302,6 +302,15 @@ def test_a_frames_line_that_joins_all_but_two_glyphs_is_cut_to_their_rows():
     assert (x0, y0) == (27.0, 28.0) and y1 <= 53.0
 
 
+def test_a_ring_that_joins_all_but_one_glyph_is_cut_to_its_rows():
+    # Synthetic entities seed 308: a gray ring, as dark as the small print, runs through "rown" of
+    # "Brown", print 9 px high, and out of the crop: one piece with the whole crop's height but
+    # for the "B" (the name's ink is y 19 to 28; the box was 21 px high, IoU 0.42).
+    page = np.asarray(Image.open(FIXTURES / "ring-through-small-name.png").convert("L"))
+    y0, y1 = tighten(page, (10, 13, 42, 33))[1::2]
+    assert 17.0 <= y0 <= 19.0 and 28.0 <= y1 <= 29.0
+
+
 def test_light_specks_of_a_noisy_stamps_ring_under_a_code_are_not_its_ink():
     # Synthetic entities seed 461: a gray ring's band on a noisy scan hangs under "CLM-2019-48299";
     # specks of it, lighter than the print, chained from the glyphs down and kept the box 9 px low

@@ -40,12 +40,12 @@ def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], in
     ):
         return []
     out, edge = [], _value_edge(tokens[0])
-    for seg in text.segs:
-        have = [words[i].text.strip(EDGE).casefold() for i in seg.words]
-        for k in range(len(have) - n + 1):
+    for row, own in text.rows:
+        have = [words[i].text.strip(EDGE).casefold() for i in row]
+        for k in range(min(own, len(have) - n + 1)):
             if have[k + 1 : k + n - 1] != want[1:-1]:
                 continue
-            run, left, right = edges(words, seg.words[k : k + n], edge)
+            run, left, right = edges(words, row[k : k + n], edge)
             if n > 1 and have[k + n - 1] != want[-1]:
                 if not (glued := _glued_after(words[run[-1]].text, want[-1], 0, least=2)):
                     continue
@@ -216,6 +216,33 @@ def _surnames(name: str) -> list[str]:
     return [last] if plain else []
 
 
+CUT_SHORT = 4  # the fewest letters of a surname read cut short that is searched for whole (`_completed`)
+CUT_OFF = 3  # the most letters a stamp hides at a surname's end
+
+
+def _completed(words: list[Word], name: str) -> list[int]:
+    """Words that are a name's surname printed whole, alone, where the name was read with it cut
+    short at its end (a stamp over "Julie Gardner" left "Gardn"; "Gardner" was printed alone
+    further down): a census surname, capitalised, that opens with the surname read and is up to
+    `CUT_OFF` letters longer, where the surname read is no census name."""
+    parsed = person(name)
+    if len(name.split()) < 2 or parsed is None:
+        return []
+    cut = parsed.last
+    if len(cut) < CUT_SHORT or not cut.isalpha() or is_common_surname(cut) or is_first_name(cut):
+        return []
+    return [
+        i
+        for i, w in enumerate(words)
+        if (whole := w.text.strip(EDGE))[:1].isupper()
+        and whole.isalpha()
+        and 0 < len(whole) - len(cut) <= CUT_OFF
+        and whole.casefold().startswith(cut)
+        and _lone(whole) == "surname"
+        and is_common_surname(whole)
+    ]
+
+
 SHORT_SURNAME = 2  # letters of a surname that is also a word ("Le", "He", "So"): `_short_alone`
 
 
@@ -339,7 +366,7 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
             if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
             elif (
-                words[ws[0]].text.lstrip(EDGE)[:1].isupper()
+                words[ws[0]].text[left:].lstrip(EDGE)[:1].isupper()  # "statusCollins": glued, its own capital
                 and (lone == "surname" or _titled(words, ws[0]))
                 and _short_alone(words, ws[0], tokens[0])
             ):
@@ -349,6 +376,9 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
         for i in _misread_alone(words, tokens[0], lone) if lone != "no" else []:
             ws, left, right = edges(words, (i,))
             out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread"))
+    for i in _completed(words, value) if type_ == "PERSON_NAME" else []:
+        ws, left, right = edges(words, (i,))
+        out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"the surname of {value!r} whole"))
     for ws, left, right in _printed_as(text, type_, value):
         out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
     numbers = type_ in CODE_TYPES or type_ == "PHONE_NUMBER"

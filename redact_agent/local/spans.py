@@ -17,7 +17,7 @@ from typing import Literal
 from rapidfuzz.distance import Levenshtein
 
 from redact_agent.linking import OCR_DIGITS, alnum, code_form
-from redact_agent.local.layout import Segment, segments
+from redact_agent.local.layout import GAP_FACTOR, Segment, right_of, segments
 from redact_agent.tools.ocr import Word
 
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
@@ -178,12 +178,23 @@ class PageText:
                 out.setdefault(key(texts), []).append(run)
         return out
 
-    def _each_run(self, longest: int, fits: Callable[[str], bool]) -> Iterator[tuple[int, ...]]:
-        """The runs of up to `longest` words in a row of a segment, each word of which `fits`."""
+    @cached_property
+    def rows(self) -> list[tuple[tuple[int, ...], int]]:
+        """Where runs of words are searched for: each segment's words, run on into the segment a
+        word gap to its right on its row that the OCR's detector read as another line ("JoNES,"
+        then "SETH", 8 px on), with how many of them are the segment's own (a run opens there)."""
+        out = []
         for seg in self.segs:
-            for k in range(len(seg.words)):
+            on = right_of(seg, self.segs, max_gap=GAP_FACTOR * seg.height)
+            out.append((seg.words + (on.words if on is not None else ()), len(seg.words)))
+        return out
+
+    def _each_run(self, longest: int, fits: Callable[[str], bool]) -> Iterator[tuple[int, ...]]:
+        """The runs of up to `longest` words in a row (`rows`), each word of which `fits`."""
+        for words, own in self.rows:
+            for k in range(own):
                 for n in range(1, longest + 1):
-                    run = seg.words[k : k + n]
+                    run = words[k : k + n]
                     if len(run) < n or not fits(self.words[run[-1]].text):
                         break
                     yield run

@@ -32,6 +32,36 @@ def test_a_surname_printed_alone_after_the_full_name_is_that_person():
     assert ("PERSON_NAME", "Huang,", "repeat") in found
 
 
+def test_a_surname_the_ocr_glued_to_a_lowercase_word_before_it_is_marked_alone():
+    # Entities seed 308: "Maria Collins", then "team status Collins" read "statusCollins".
+    words, spans = _spans(("Attn: Maria Collins", (40, 40, 300, 64)), ("team statusCollins", (40, 400, 400, 424)))
+    assert {(value_of(s, words), s.source) for s in spans} >= {("Collins", "repeat")}
+    _, spans = _spans(("Attn: Maria Collins", (40, 40, 300, 64)), ("team statuscollins", (40, 400, 400, 424)))
+    assert len(spans) == 1  # lowercase, glued: no name
+
+
+def test_a_surname_read_cut_short_is_found_whole_where_it_is_printed_alone():
+    # Entities seed 942: a stamp over "Julie Gardner" left "Gardn"; "Gardner" was printed alone below.
+    words, spans = _spans(("Attn: Julie Gardn", (40, 40, 300, 64)), ("total request Gardner", (40, 400, 400, 424)))
+    assert ("Gardner", "repeat") in {(value_of(s, words), s.source) for s in spans}
+    # a surname read whole ("Gard") is no other one that opens with it; nor is one more letters longer
+    for name, later in (("Julie Gard", "Gardner"), ("Julie Thomps", "Thompsonian")):
+        words, spans = _spans((f"Attn: {name}", (40, 40, 300, 64)), (f"total request {later}", (40, 400, 400, 424)))
+        assert all(value_of(s, words) != later for s in spans)
+
+
+def test_a_name_the_ocr_read_as_two_lines_a_word_gap_apart_is_found_across_them():
+    # Entities seed 717: "... approval JONES, SETH any order" read as "... JoNES," and "SETH any
+    # order", two lines on one row 8 px apart; a column further off is another value's.
+    for gap, found in ((8, True), (60, False)):
+        words, spans = _spans(
+            ("Prepared by: Seth Jones", (40, 40, 400, 64)),
+            ("your approval JoNES,", (40, 400, 300, 424)),
+            ("SETH any order", (300 - 4 + gap, 401, 500, 423)),
+        )
+        assert (("JoNES,\nSETH", "repeat") in {(value_of(s, words), s.source) for s in spans}) is found
+
+
 def test_a_surname_of_two_letters_is_marked_alone_inside_a_sentence_as_printed_in_the_name():
     # Held-out entities seed 511: "Katherine Le", then "... find our position Le meeting"; and
     # entities seed 648: "Jason Yu", then "Yu" on a line of its own. Not where it opens a sentence

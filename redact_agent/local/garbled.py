@@ -73,10 +73,12 @@ def align(value: str, read: str) -> Score | None:
 def _reads(value_char: str, read_char: str) -> bool:
     """Whether a read character at a reading's edge is a reading of a value's: itself, a digit the
     value's character looks like, or a digit garbled into a mark or into a letter that looks like it
-    ("168c" for "1680"; the "T" of a label glued on is no garbled "4")."""
+    ("168c" for "1680"; the "T" of a label glued on is no garbled "4"; a letter no English word
+    holds is a mark: "ō" for a "5" with a flat top)."""
     if value_char == read_char or _LOOKS_LIKE.get(value_char) == read_char:
         return True
-    return value_char.isdigit() and (not read_char.isalnum() or read_char in _LETTERS_FOR.get(value_char, ""))
+    mark = not (read_char.isascii() and read_char.isalnum())
+    return value_char.isdigit() and (mark or read_char in _LETTERS_FOR.get(value_char, ""))
 
 
 def _edges_read(value: str, read: str) -> bool:

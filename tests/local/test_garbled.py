@@ -18,6 +18,8 @@ def test_a_number_with_digits_read_as_marks_or_letters_is_found():
     assert _garbled("CUST-8019182", "Consulting", "hours", "CJST80:9:82", "13") == ["CJST80:9:82"]
     assert _garbled("(955) 538-4890", "questions", "1955:538-489C", "rate") == ["1955:538-489C"]
     assert _garbled("CUST-9051680", "training", "CU5~-905", "168c.") == ["CU5~-905 168c"]
+    # Documents seed 400: a "5" with a flat top, in a serif font, read as a letter no English word has.
+    assert _garbled("CL-5160185", "summary", "CL-ā16018ō", "of") == ["CL-ā16018ō"]
 
 
 def test_a_digit_read_as_another_or_too_few_read_is_no_finding():

@@ -292,7 +292,8 @@ def find(page_text: PageText) -> list[Span]:
         if names_an_organization(text):  # the organisations recogniser has it
             pass
         elif (name := person_after_label(seg.text)) is not None:
-            out.append(Span("PERSON_NAME", seg.cuts(*name)[0], 0.6, "census-names after a label"))
+            run, left, right = seg.cuts(*name)
+            out.append(Span("PERSON_NAME", run, 0.6, "census-names after a label", left, right))
         elif is_person_name(text):
             out.append(Span("PERSON_NAME", seg.words, 0.6, "census-names"))
         elif is_name_with_rare_surname(text):

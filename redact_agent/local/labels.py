@@ -32,12 +32,14 @@ from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
 from redact_agent.tools.ocr import Word
 
+_LETTER_APART = re.compile(r"[A-Z] \d{5,}")  # "M 1919113": a code's letter the OCR read apart from its digits
+
 
 def _id(v: str) -> bool:
     money_or_share = "$" in v or "%" in v
     return (
         any(c.isdigit() for c in v)
-        and len(v.split()) == 1
+        and (len(v.split()) == 1 or _LETTER_APART.fullmatch(v) is not None)
         and 2 <= len(v.strip("#")) <= 32  # one character is a count or a mark
         and not DATE.fullmatch(v)
         and not money_or_share
@@ -275,7 +277,8 @@ def _value_spans(
         return []
     offset = seg.text.index(text, start)
     inner = _INNER_LABEL.match(text)
-    if inner is not None and (found := label_type(inner.group("label"))) is not None:
+    hashed = inner is not None and "#" in text[inner.end("label") : inner.start("value")]
+    if inner is not None and (found := label_type(inner.group("label") + (" #" if hashed else ""))) is not None:
         # The value opens with a label of its own ("CPE:MBLM/MBLM/0110"): that label types it.
         return _value_spans(seg, inner.group("label"), *found, start=offset + inner.start("value"), score=score)
     if type_ == "PERSON_NAME" and is_rep_office(text):

@@ -83,14 +83,17 @@ def is_organization(text: str) -> bool:
     return cued and person_after_label(text) is None
 
 
+_GLUED_TO_COLON = re.compile(r"(?<=[A-Za-z]):(?=[A-Z][a-z])")  # a label's colon, the value's capital after it
+
+
 def person_after_label(text: str) -> tuple[int, int] | None:
     """Where a census person's name is after a label of only cue and field words, or any label its
     colon ends, which the OCR read as one line with it ("Agency Contact Lakeisha Washington",
     "Employee: Wood, Brady"), up to the next label its colon ends ("Employee: Bishop, Edward Role:
-    Statistician")."""
+    Statistician"); also where the OCR glued the name to its label's colon ("Employee:Michael Horn")."""
     tokens = list(re.finditer(r"\S+", text))
-    for k in range(1, len(tokens) - 1):
-        start = tokens[k].start()
+    glued = {m.end() for m in _GLUED_TO_COLON.finditer(text)}
+    for start in sorted({t.start() for t in tokens[1:-1]} | glued):
         end = next_label(text, start)
         label = text[:start]
         if (label.rstrip().endswith(":") or not has_name_part(label)) and is_person_name(text[start:end]):

@@ -246,6 +246,21 @@ def test_a_code_label_opening_its_line_needs_no_colon(line, type_, value):
     assert any(s.type == type_ and value_of(s, words) == value for s in recognise(PageText.of(words)))
 
 
+def test_a_headings_value_that_opens_with_a_misspelt_label_glued_by_its_hash_is_the_code_after_it():
+    # Documents seed 777: "Receipt # INV-176363" under the heading "INVOICE", read "Reccipt#INV-176363".
+    words = rows(("INVOICE", (40, 40, 200, 64)), ("Reccipt#INV-176363", (40, 70, 200, 94)))
+    assert {value_of(s, words) for s in resolve(recognise(PageText.of(words)), words)} == {"INV-176363"}
+
+
+def test_a_codes_letter_read_apart_from_its_digits_is_part_of_it():
+    # Entities seed 308: "Client No. M4919443" read "M" "1919113"; a count or a short number is no code.
+    words = rows(("Client No. M 1919113", (40, 40, 400, 64)))
+    assert ("CUSTOMER_ID", "M 1919113") in {(s.type, value_of(s, words)) for s in recognise(PageText.of(words))}
+    for line in ("Client No. A 123", "Client No. AB 1919113"):
+        words = rows((line, (40, 40, 400, 64)))
+        assert all(" " not in value_of(s, words) for s in recognise(PageText.of(words)))
+
+
 @pytest.mark.parametrize("line", ["Est 1.0Unapproved", "Contact Sales Team", "Order 2 of 3"])
 def test_a_label_without_its_colon_takes_only_a_code(line):
     assert not any(
@@ -440,6 +455,7 @@ def test_numbers_like_those_are_no_codes_or_phones(line):
         ("Buyer: Smith, Jennifer", ["Smith, Jennifer"]),  # one person, surname first
         ("Buyer: Jacqueline Fitzgerald-Montgomery", ["Jacqueline Fitzgerald-Montgomery"]),  # two census surnames
         ("Agency Contact Lakeisha Washington", ["Lakeisha Washington"]),  # a label without its colon
+        ("Employee:Michael Horn", ["Michael Horn"]),  # glued to its label's colon (documents seed 777)
     ],
 )
 def test_the_people_in_a_name_field_each_boxed_whole(line, names):

@@ -83,11 +83,12 @@ _PREFIX_TYPES = {
 }
 # The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"), an
 # 'O' first as a lowercase one ("oRD-19004"), or split from the rest before its hyphen ("EST
-# -474165"); a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"); the
-# word after it may be glued on ("CUST-3682529licence", "POL-71-114903-project").
+# -474165"); a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so
+# is a '?', '!' or "'" ("PO-734?71" for PO-734271); the word after it may be glued on
+# ("CUST-3682529licence", "POL-71-114903-project").
 _LOOKALIKES = str.maketrans("015o", "OISO")
 PREFIXED = re.compile(
-    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}}) ?-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.][A-Z0-9]+)*"
+    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}}) ?-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
     rf"(?=-?{GLUED_WORD}|(?![\w-]))"
 )
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}

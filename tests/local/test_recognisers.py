@@ -430,6 +430,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("see 1NV-30211 attached", "INVOICE_NUMBER", "1NV-30211"),  # the I of "INV" read as a one
         ("renewal +1 2 831 8778 goo", "PHONE_NUMBER", "+1 2 831 8778"),  # digits after "+1" read in part
         ("order CT-561.15 due", "CONTRACT_NUMBER", "CT-561.15"),  # a digit's stroke read as a dot
+        ("team recent PO-734?71", "CONTRACT_NUMBER", "PO-734?71"),  # a digit read as a mark (entities 323)
         ("EST -474165", "CONTRACT_NUMBER", "EST -474165"),  # split before its hyphen (documents 898), no label
         ("your attached oRD-19004 team", "CONTRACT_NUMBER", "oRD-19004"),  # its O read lowercase (entities 67)
         ("Young and B703-4009-9110 Issued:", "GOVERNMENT_ID", "B703-4009-9110"),  # a driver's licence, no label

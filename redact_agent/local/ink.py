@@ -311,29 +311,38 @@ def _less_strokes(glyph: NDArray[np.bool_], top: int, bottom: int) -> NDArray[np
 
 
 def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
-    """The components of the word's own line: where they fall into bands of rows with no ink
-    between them, the band with the most ink, and a band above it only when its pieces are no
-    taller or wider than dots and accents (an 'i's dot), of those the ones near a glyph under them
-    (`_by_a_glyph`) and no smaller than a dot (`DOT`: a pixel of noise in a ring's band over a
-    code kept its box 9 px high); a band below it is the tops of the next line's letters, which a
-    skewed or tall OCR box takes in, but for pieces as small right under a glyph (`TIP`): the tip
-    of a descender that faint print broke off ("Tyler"'s y, which left the box 3 px short)."""
+    """The components of the word's own line: where those no smaller than a dot (`DOT` of the
+    largest's height, squared) fall into bands of rows with no ink between them, the band with
+    the most ink, with the smaller pieces in its rows (specks of a noisy scan's dotted ring above
+    and below "ANDRADE," chained bands 16 px over it and 9 px under it into one); a band above it
+    only when its pieces are no taller or wider than dots and accents (an 'i's dot), of those the
+    ones near a glyph under them (`_by_a_glyph`) and no smaller than a dot (a pixel of noise in a
+    ring's band over a code kept its box 9 px high); a band below it is the tops of the next
+    line's letters, which a skewed or tall OCR box takes in, but for pieces as small right under a
+    glyph (`TIP`): the tip of a descender that faint print broke off ("Tyler"'s y, which left the
+    box 3 px short)."""
     if len(components) < 2:
         return components
+    glyph = max(components, key=lambda c: int(c[cv2.CC_STAT_AREA]))
+    # smaller: noise, which joins no bands (the largest piece, a glyph, always does)
+    speck = min(max(2.0, (DOT * int(glyph[cv2.CC_STAT_HEIGHT])) ** 2), float(glyph[cv2.CC_STAT_AREA]))
+    specks = [c for c in components if c[cv2.CC_STAT_AREA] < speck]
     bands: list[list[NDArray[np.int32]]] = []
     bottom = -1
-    for c in sorted(components, key=lambda c: c[cv2.CC_STAT_TOP]):
+    for c in sorted((c for c in components if c[cv2.CC_STAT_AREA] >= speck), key=lambda c: c[cv2.CC_STAT_TOP]):
         if bands and c[cv2.CC_STAT_TOP] <= bottom:
             bands[-1].append(c)
         else:
             bands.append([c])
         bottom = max(bottom, c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT])
-    if len(bands) == 1:
-        return components
     main = max(range(len(bands)), key=lambda k: sum(int(c[cv2.CC_STAT_AREA]) for c in bands[k]))
-    height = max(c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] for c in bands[main]) - min(
-        c[cv2.CC_STAT_TOP] for c in bands[main]
-    )
+    top = min(int(c[cv2.CC_STAT_TOP]) for c in bands[main])
+    height = max(c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] for c in bands[main]) - top
+    inside = [
+        c for c in specks if c[cv2.CC_STAT_TOP] < top + height and c[cv2.CC_STAT_TOP] + c[cv2.CC_STAT_HEIGHT] > top
+    ]
+    if len(bands) == 1:
+        return bands[main] + inside
     small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
 
     def marks(near: list[list[NDArray[np.int32]]], reach: float, below: bool) -> list[NDArray[np.int32]]:
@@ -346,9 +355,8 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
             and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
         ]
 
-    return (
-        marks(bands[:main], NEAR * height, False) + bands[main] + marks(bands[main + 1 : main + 2], TIP * height, True)
-    )
+    above, below = marks(bands[:main], NEAR * height, False), marks(bands[main + 1 : main + 2], TIP * height, True)
+    return above + bands[main] + inside + below
 
 
 def _by_a_glyph(mark: NDArray[np.int32], line: list[NDArray[np.int32]], reach: float, below: bool) -> bool:

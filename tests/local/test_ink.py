@@ -311,6 +311,15 @@ def test_a_ring_that_joins_all_but_one_glyph_is_cut_to_its_rows():
     assert 17.0 <= y0 <= 19.0 and 28.0 <= y1 <= 29.0
 
 
+def test_specks_of_a_dotted_ring_above_and_below_a_word_are_not_its_ink():
+    # Synthetic documents seed 241: a noisy scan's dotted ring, specks as dark as the print, runs
+    # over and under "ANDRADE," (its ink y 32 to 95): chained into one band with its glyphs, they
+    # kept its box 16 px high and 9 px low (IoU 0.71).
+    page = np.asarray(Image.open(FIXTURES / "speckled-ring-over-name.png").convert("L"))
+    y0, y1 = tighten(page, (21, 16, 316, 104))[1::2]
+    assert 28.0 <= y0 <= 33.0 and 92.0 <= y1 <= 96.0
+
+
 def test_light_specks_of_a_noisy_stamps_ring_under_a_code_are_not_its_ink():
     # Synthetic entities seed 461: a gray ring's band on a noisy scan hangs under "CLM-2019-48299";
     # specks of it, lighter than the print, chained from the glyphs down and kept the box 9 px low

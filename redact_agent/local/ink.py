@@ -27,6 +27,7 @@ GROW = 2
 # frame's corner under an "M" that ran out of a box ending 19 px under the glyphs did not, nor at
 # 1.5 one over a "P" that ran out of a box 12 px over them)
 TALL = 1.3
+LONE = 0.25  # the least share of the crop's height one glyph alone is, to measure `TALL` by (a logo's stripe is none)
 NEAR = 0.35  # the most a dot or accent lies above its line's ink, in heights of that ink
 TIP = 0.2  # the most a descender's broken-off tip lies under a glyph, in heights of its line's ink
 DOT = 0.1  # the least side of a dot or accent, on average, in heights of its line's ink
@@ -260,9 +261,10 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
     to the rows of the word's other glyphs. Such a component runs out of the crop at its top or
     bottom, which a glyph does not; it is more than `TALL` times the height of the word's tall
     glyphs (the upper quartile of the components that stay inside the crop and are not specks,
-    dots or dashes, which are under a sixth of the crop; one is enough: a frame's line joined all
+    dots or dashes, which are under a sixth of the crop; two are enough: a frame's line joined all
     but the "RE" of "REF-2018-74235" into one piece that ran out of the crop under them and kept
-    its box 12 px low, and a ring all but the "B" of "Brown" in print 9 px high), strokes or a
+    its box 12 px low; and one of a quarter of the crop (`LONE`): a ring joined all but the "B" of
+    "Brown" in print 9 px high, but a stripe of a card's logo under "MasterCard" is none), strokes or a
     solid stamp letter's leg alike (a black "Y" of "COPY" joined to the "M" of "M4657062" kept
     its box 12 px high), but for the ground of a logo the
     word is printed on, which fills the crop both ways (vrdu's "KECI 13"). It is measured only in
@@ -277,7 +279,8 @@ def _in_glyph_rows(keep: list[int], stats: NDArray[np.int32], labels: NDArray[np
         return top == 0 or top + heights[i] == ch
 
     glyphs = [heights[i] for i in keep if heights[i] >= ch / 6 and not runs_out(i)]
-    limit = TALL * float(np.percentile(glyphs, 75)) if glyphs else float("inf")
+    measured = len(glyphs) >= 2 or (len(glyphs) == 1 and glyphs[0] >= LONE * ch)
+    limit = TALL * float(np.percentile(glyphs, 75)) if measured else float("inf")
 
     def crosses(i: int) -> bool:
         w = int(stats[i][cv2.CC_STAT_WIDTH])

@@ -57,8 +57,8 @@ def _line(words: list[Word], ink: Ink) -> dict[int, Word]:
     height = int(np.median([b - t for t, b in rows]))
     x0 = max(0, int(words[0].bbox[0]) - REACH * height)
     x1 = min(ink.shape[1], math.ceil(words[-1].bbox[2]) + REACH * height)
-    y0 = max(0, min(t for t, _ in rows) - height)
-    strip = _less_rules(np.asarray(ink[y0 : max(b for _, b in rows) + height, x0:x1], dtype=np.uint8))
+    y0, y1 = max(0, min(int(w.bbox[1]) for w in words) - 1), max(math.ceil(w.bbox[3]) for w in words) + 1
+    strip = _less_rules(np.asarray(ink[y0:y1, x0:x1], dtype=np.uint8))  # from a row over the boxes to one under
     columns = np.zeros(max(0, x1 - x0), dtype=bool)
     ends = [(a.bbox[2] + b.bbox[0]) / 2 for a, b in itertools.pairwise(words)]
     for (top, bottom), start, end in zip(rows, [x0, *ends], [*ends, x1], strict=True):
@@ -103,10 +103,11 @@ def _apart(words: list[Word], moved: dict[int, Word], height: int) -> dict[int, 
 
 
 def _less_rules(strip: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """`strip` (a line's rows and a body's height above and below) less the pieces of ink that
-    cross it from top to bottom: a rule or a stamp's frame beside a word, no glyph of the line
-    ("S." 4 px from a stamp's frame took it in, and the box grew as tall as the frame)."""
-    if not strip.size:  # OpenCV crashes on an empty image (a line of specks a row high)
+    """`strip` (a line's rows, from a row over its words' boxes to a row under them) less the
+    pieces of ink that cross it from top to bottom: a rule or a stamp's frame beside a word, no
+    glyph of the line, which its box holds ("S." 4 px from a stamp's frame took it in, and the box
+    grew as tall as the frame; a logo's letters, "CW62" over a small "THE", are no rule)."""
+    if not strip.size:  # OpenCV crashes on an empty image
         return strip
     _, labels, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
     across = (stats[:, cv2.CC_STAT_TOP] == 0) & (stats[:, cv2.CC_STAT_HEIGHT] == strip.shape[0])

@@ -320,6 +320,15 @@ def test_specks_of_a_dotted_ring_above_and_below_a_word_are_not_its_ink():
     assert 28.0 <= y0 <= 33.0 and 92.0 <= y1 <= 96.0
 
 
+def test_a_logos_stripe_alone_does_not_measure_the_ground_it_lies_on():
+    # vrdu: "MasterCard" printed in white over the card's two discs, which run out of its crop; the
+    # one piece inside it is a stripe 6 px high, no glyph: cut to its rows, the box lost the discs
+    # the gold takes in (y 8 to 46; IoU 0.78 -> 0.22).
+    page = np.asarray(Image.open(FIXTURES / "card-logo-name.png").convert("L"))
+    y0, y1 = tighten(page, (14, 12, 68, 40))[1::2]
+    assert y0 <= 11.0 and y1 >= 41.0
+
+
 def test_light_specks_of_a_noisy_stamps_ring_under_a_code_are_not_its_ink():
     # Synthetic entities seed 461: a gray ring's band on a noisy scan hangs under "CLM-2019-48299";
     # specks of it, lighter than the print, chained from the glyphs down and kept the box 9 px low

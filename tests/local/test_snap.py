@@ -156,6 +156,17 @@ def test_a_rule_or_stamp_frame_beside_a_word_is_no_ink_of_it():
     assert moved.bbox[0] > 97 and moved.bbox[2] >= span[1]
 
 
+def test_a_logos_tall_letters_inside_its_box_are_its_ink_not_a_rule():
+    # vrdu: "CW62", a logo's letters 100 px tall over a small "THE" that set the glyphs' bodies'
+    # rows, crossed those rows from a body's height over them to one under them; taken for rules,
+    # they were dropped, and the word, read wide of its ink, was left so (IoU 0.90 -> 0.72).
+    ink = np.zeros((300, 400), np.uint8)
+    ink[100:110, 40:48] = ink[100:110, 51:59] = ink[100:110, 62:70] = 1  # "THE"
+    ink[60:150, 80:130] = ink[60:150, 140:190] = 1
+    (moved,) = snapped([_word("CW62", 45, 200, rows=(55, 155))], ink)  # the "T" cut
+    assert moved.bbox[0] == 40
+
+
 def test_a_monospaced_words_letters_standing_apart_as_far_as_the_words_stay_its_own():
     # Entities seed 648: in a monospaced font the last "l" of "annual" stood 10 px from its "a"
     # and 9 px from the "M" of "Marshall", whose "l"s stood 11 and 12 px apart; "Marshall", read

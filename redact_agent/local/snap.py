@@ -48,9 +48,9 @@ def snapped(words: list[Word], ink: Ink) -> list[Word]:
     return [moved.get(id(w), w) for w in words]
 
 
-def _line(words: list[Word], ink: Ink) -> dict[int, Word]:
-    bodies = [_body(ink, w.bbox) for w in words]
-    words = [w for w, b in zip(words, bodies, strict=True) if b is not None]  # no print: as read
+def _line(line: list[Word], ink: Ink) -> dict[int, Word]:
+    bodies = [_body(ink, w.bbox) for w in line]
+    words = [w for w, b in zip(line, bodies, strict=True) if b is not None]  # no print: as read
     rows = _along_line([b for b in bodies if b is not None])
     if not rows:
         return {}
@@ -84,13 +84,14 @@ def _line(words: list[Word], ink: Ink) -> dict[int, Word]:
         after = pieces[k][0] + x0 if k < len(pieces) else math.inf
         left, right = min(a, max(w.bbox[0], before)), max(b, min(w.bbox[2], after))
         out[id(w)] = Word(w.text, (float(left), w.bbox[1], float(right), w.bbox[3]), w.confidence, w.line, w.block)
-    return _apart(words, out, height)
+    return _apart(line, out, height)  # a word with no print is a neighbour too
 
 
 def _apart(words: list[Word], moved: dict[int, Word], height: int) -> dict[int, Word]:
     """`moved` less the words that moved over a neighbour that stays as read, by more than a
     body's `height` ("training+18370540773schedule", read glued, took in 50 px of the next word;
-    "Lucas" took back its "L" from a "Ms." read 6 px too wide)."""
+    "Lucas" took back its "L" from a "Ms." read 6 px too wide; "CLM-2022-53068" took in "spots",
+    whose glyphs under a gray stamp have no bodies)."""
     over = set()
     for i, w in enumerate(words):
         if id(w) not in moved:

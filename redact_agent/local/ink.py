@@ -39,7 +39,7 @@ EDGE = 0.6  # a pixel lighter than this share of the way from a word's darkest t
 FRINGE = 1  # px at most a glyph's fringe is wide: faint print's light strokes past it are print
 STAMP_STROKE = 8  # the least width, in px, of a stamp's strokes whose tone `_under_stamp` reads; print's are thinner
 STAMP_PRINT = 0.05  # the least share of the ink the print under a stamp is
-STAMP_OVER = 0.25  # the least share of that print inside the stamp's strokes
+STAMP_OVER = 0.15  # the least share of that print inside the stamp's strokes
 STAMP_TONE = 0.35  # of the way from print's darkest to the paper, the least a stamp's strokes are lighter than print
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
@@ -188,7 +188,8 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     px in from it). The print darker than that halfway is `STAMP_PRINT` of the ink at least (a
     logo's gray letters 12 px thick with a speck of black were no print at all: "CW62" on vrdu),
     and `STAMP_OVER` of it lies inside the strokes, which a stamp is printed over (0.64 to 0.98 on
-    the stamps here; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it, whose tight
+    the stamps here, 0.20 where a stamp's letters' tops reach only the foot of "ORD-063294", whose
+    box they kept 14 px low; 0.05 for vrdu's gray "FOX" over the black "parkersburg" under it, whose tight
     box cuts it too), unless they run out of a short word's crop (a stamp's letters under it, 0.008
     for "ORD-4")."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)

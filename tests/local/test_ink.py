@@ -502,3 +502,11 @@ def test_gray_letters_beside_black_print_are_no_stamp_over_it():
     # in a box as tight as the letters, whose crop's edge cuts them, they are the word's too: thick
     # strokes running out of a crop are a stamp's only in a short word's (vrdu2's "FOX", 0.77 -> 0.69)
     assert tighten(page, (22, 12, 128, 68)) == (20.0, 10.0, 130.0, 70.0)
+
+
+def test_a_stamps_letters_reaching_only_a_codes_foot_are_no_print():
+    # Entities seed 44: the tops of a gray "PAID"'s letters, with a noisy scan's darker specks in
+    # them, reach the foot of "ORD-063294" and no higher: a fifth of its print lies in their
+    # strokes, too little to read them as a stamp's, and its box came out 14 px low (IoU 0.69).
+    page = np.asarray(Image.open(FIXTURES / "stamp-letters-under-code-foot.png").convert("L"))
+    assert tighten(page, (21, 13, 270, 74)) == pytest.approx((19, 24, 267, 57), abs=1)

@@ -320,8 +320,8 @@ def _first_name_before(words: list[Word], i: int) -> bool:
 
 TITLED_MISREAD = 6  # the fewest letters of a surname found after a title with one of them misread or lost
 LOOK_ALIKE_MISREAD = 5  # the fewest letters of a surname found anywhere with one read as a look-alike
-# characters the OCR reads one for another in a name, casefolded ("Ciark" for "Clark")
-LOOK_ALIKE = ("il1|!", "ce")
+# characters the OCR reads one for another in a name, casefolded ("Ciark" for "Clark", "Fletchen" for "Fletcher")
+LOOK_ALIKE = ("il1|!", "ce", "rn")
 
 
 def _misread_alone(words: list[Word], surname: str, lone: Lone) -> list[int]:
@@ -350,6 +350,15 @@ def _looks_alike(read: str, value: str) -> bool:
     return len(pairs) == 1 and any(a in group and b in group for a, b in pairs for group in LOOK_ALIKE)
 
 
+def _initial_before(words: list[Word], i: int, name: str) -> bool:
+    """Word `i`, a person's surname, comes right after the initial of the name's first name on its
+    line ("office M. Fletchen" for "Matthew Fletcher")."""
+    parsed = person(name)
+    if i == 0 or words[i - 1].line != words[i].line or parsed is None or not parsed.first:
+        return False
+    return words[i - 1].text.strip(EDGE) == parsed.first[0].upper()
+
+
 def _titled(words: list[Word], i: int) -> bool:
     """Word `i` comes right after a person's title on its line ("Mr. Weeks")."""
     return i > 0 and words[i - 1].line == words[i].line and is_title(words[i - 1].text)
@@ -374,7 +383,8 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
                 run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
                 out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
         for i in _misread_alone(words, tokens[0], lone) if lone != "no" else []:
-            ws, left, right = edges(words, (i,))
+            whole = _initial_before(words, i, value) or _first_name_before(words, i)
+            ws, left, right = edges(words, (i - 1, i) if whole else (i,))
             out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread"))
     for i in _completed(words, value) if type_ == "PERSON_NAME" else []:
         ws, left, right = edges(words, (i,))

@@ -127,6 +127,17 @@ def test_a_surname_read_with_a_look_alike_letter_is_that_person():
     assert alone == {"Ciark"}
 
 
+def test_a_surname_read_with_an_n_for_its_r_is_that_person_with_the_initial_before_it():
+    # Synthetic entities seed 524: "Matthew Fletcher", then "office M. Fletcher" read "M. Fletchen".
+    words, spans = _spans(
+        ("Attn: Matthew Fletcher", (40, 40, 300, 64)),
+        ("item office M. Fletchen approval", (40, 400, 500, 424)),
+        ("Fletchen and fletchen", (40, 500, 300, 524)),  # no initial before; lowercase
+    )
+    found = {value_of(s, words) for s in spans if s.type == "PERSON_NAME"}
+    assert found == {"Matthew Fletcher", "M. Fletchen", "Fletchen"}
+
+
 def test_a_surname_inside_an_organisation_stays_with_it():
     found = _found(("Attn: Gary Huang", (40, 40, 300, 64)), ("Huang Media Group LLC", (40, 400, 400, 424)))
     assert not any(t == "PERSON_NAME" and text == "Huang" for t, text, _ in found)

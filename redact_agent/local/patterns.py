@@ -41,6 +41,9 @@ URL = re.compile(
     r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b",
     re.IGNORECASE,
 )
+# A phone number glued before an address, with its label or without, or its last digits where its
+# area code is a word apart: no part of the address ("Tel.727.638.4103jason32@moore.com")
+_PHONE_BEFORE = re.compile(r"[A-Za-z]*[.:]?(?:\+?1?[\s.-]?\(?\d{3}\)?[\s.-]?)?\d{3}[.-]\d{4}(?=[A-Za-z])")
 MAC = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}(?![\w:])")
 IPV4 = re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b")
 _TIME = r"(?:\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?"
@@ -83,12 +86,14 @@ _PREFIX_TYPES = {
 }
 # The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"), an
 # 'O' first as a lowercase one ("oRD-19004"), or split from the rest before its hyphen ("EST
-# -474165"); a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so
-# is a '?', '!' or "'" ("PO-734?71" for PO-734271); the word after it may be glued on
+# -474165"), or with its hyphens read as dots where the code has two or more ("CLM.2012.93985");
+# a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so is a '?',
+# '!' or "'" ("PO-734?71" for PO-734271); the word after it may be glued on
 # ("CUST-3682529licence", "POL-71-114903-project").
 _LOOKALIKES = str.maketrans("015o", "OISO")
 PREFIXED = re.compile(
-    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}}) ?-(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
+    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}})(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9]))(?=[A-Z0-9-]*\d)"
+    rf"[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
     rf"(?=-?{GLUED_WORD}|(?![\w-]))"
 )
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
@@ -136,6 +141,14 @@ def _spans(
 _YEARLESS = re.compile(r"\d{1,2}(?P<sep>[/.-])\d{1,2}")
 _COUNT_BEFORE = re.compile(r"\b(?:product|page|pg|item|line|spot|part|no|#)\.?\s*$", re.IGNORECASE)
 _RANGE_BEFORE, _RANGE_AFTER = re.compile(r"\d\s*[-–]\s*$"), re.compile(r"^\s*[-–]\s*\d")
+
+
+def _emails(seg: Segment) -> Iterator[Span]:
+    for m in EMAIL.finditer(seg.text):
+        glued = _PHONE_BEFORE.match(seg.text, m.start(), m.end())
+        words, left, right = seg.cuts(glued.end() if glued else m.start(), m.end())
+        if words:
+            yield Span("EMAIL_ADDRESS", words, 0.95, "email", left, right)
 
 
 def _dates(seg: Segment) -> Iterator[Span]:
@@ -214,7 +227,7 @@ def _spelled_dates(seg: Segment) -> Iterator[Span]:
 def find(text: PageText) -> list[Span]:
     out: list[Span] = []
     for seg in text.segs:
-        out += _spans(seg, EMAIL, "EMAIL_ADDRESS", 0.95, "email")
+        out += _emails(seg)
         # URLs are whole tokens: OCR garbles their scheme ("http:/Isbgi.net") more than their ends.
         out += [Span(s.type, s.words, s.score, s.source) for s in _spans(seg, URL, "ONLINE_ID", 0.85, "url", ok=_no_at)]
         out += _spans(seg, IPV4, "ONLINE_ID", 0.9, "ip")

@@ -522,6 +522,20 @@ def test_a_phone_glued_to_its_label_by_the_area_codes_bracket_is_found():
     assert phones == ["(747) 206-0001"]
 
 
+@pytest.mark.parametrize(
+    "line, phone, email",
+    [
+        # Entities seed 44: the address took in the phone and its label, and, scored above it, left it out
+        ("Tel.727.638.4103jason32@moore.com", "727.638.4103", "jason32@moore.com"),
+        ("call (541) 779-5555ann.lee@gmail.com", "(541) 779-5555", "ann.lee@gmail.com"),
+    ],
+)
+def test_a_phone_glued_before_an_address_is_no_part_of_it(line, phone, email):
+    words = [Word(line, (40, 40, 600, 64), 0.99, 0, 0)] if " " not in line else rows((line, (40, 40, 600, 64)))
+    found_ = {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
+    assert found_ == {("PHONE_NUMBER", phone), ("EMAIL_ADDRESS", email)}
+
+
 def test_a_phone_after_a_misread_label_ending_in_a_one_and_no_ip_address_as_a_phone():
     # Synthetic documents 223: "Te1 (896) 317-1862 141.216.95.103": the "1" of the label read as a
     # country code refused the phone, and phonenumbers took the IP address for one.

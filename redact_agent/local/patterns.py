@@ -11,6 +11,7 @@ two DATEs, per the annotation guidelines), with `datefinder` for other spelled-o
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
@@ -20,6 +21,7 @@ from stdnum import iban, luhn
 from stdnum.eu import vat
 from stdnum.us import ein, ssn
 
+from redact_agent.linking import OCR_DIGITS
 from redact_agent.local.layout import Segment
 from redact_agent.local.spans import GLUED_WORD, PageText, Recogniser, Span
 
@@ -85,14 +87,19 @@ _PREFIX_TYPES = {
     **dict.fromkeys(("POL",), "POLICY_NUMBER"),
 }
 # The prefix as OCR may read it, a letter as the digit it looks like ("P0-213665", "1NV-30211"), an
-# 'O' first as a lowercase one ("oRD-19004"), or split from the rest before its hyphen ("EST
-# -474165"), or with its hyphens read as dots where the code has two or more ("CLM.2012.93985");
-# a dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so is a '?',
-# '!' or "'" ("PO-734?71" for PO-734271); the word after it may be glued on
-# ("CUST-3682529licence", "POL-71-114903-project").
-_LOOKALIKES = str.maketrans("015o", "OISO")
+# 'O' first as a lowercase one ("oRD-19004"), with a quote after its first letter ("C'ASE-2024-21881"),
+# glued to a lowercase word before it ("quantityCUST-80277"), or split from the rest before its
+# hyphen ("EST -474165"); with its hyphens read as dots where the code has two or more
+# ("CLM.2012.93985"); a prefix of three letters or more with its hyphen read as a space before five
+# digits or more ("ORD 4395629"; a state's code before a ZIP code is no prefix: "CT 06510", nor
+# a time zone's "EST" before a number: `labels` reads an estimate's); a
+# dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so is a '?', '!'
+# or "'" ("PO-734?71" for PO-734271); the word after it may be glued on ("CUST-3682529licence",
+# "POL-71-114903-project").
+_LOOKALIKES = str.maketrans("015o", "OISO", "'")
 PREFIXED = re.compile(
-    rf"(?<![\w-])(?P<prefix>[A-Z015o][A-Z015]{{1,3}})(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9]))(?=[A-Z0-9-]*\d)"
+    rf"(?:(?<![\w-])|(?<=[a-z])(?=[A-Z]{{2}}))(?P<prefix>[A-Z015o]'?[A-Z015]{{1,3}})"
+    rf"(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9])|(?<=[A-Z015]{{3}})(?<!EST) (?=\d{{5,}}(?![\w-])))(?=[A-Z0-9-]*\d)"
     rf"[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
     rf"(?=-?{GLUED_WORD}|(?![\w-]))"
 )
@@ -173,6 +180,31 @@ def _dates(seg: Segment) -> Iterator[Span]:
             yield Span("DATE", words, 0.85, "date", left, right)
 
 
+# A capital (or an "l") the OCR reads for a digit beside a digit, no letter on its other side:
+# small print's 8 read as "S" ("56S-340-9519", "061-S6-9337")
+_LETTER_FOR_DIGIT = re.compile(r"(?<=\d)[SBOIlZ](?![A-Za-z])|(?<![A-Za-z])[SBOIlZ](?=\d)")
+MOST_LETTERS = 2  # of a phone or social security number read with letters for digits
+
+
+def _as_digits(seg: Segment) -> Segment:
+    """`seg` with the letters read for digits beside digits (`_LETTER_FOR_DIGIT`) as those digits
+    (`linking.OCR_DIGITS`), each in its place."""
+    text = _LETTER_FOR_DIGIT.sub(lambda m: OCR_DIGITS[m[0].casefold()], seg.text)
+    return seg if text == seg.text else dataclasses.replace(seg, text=text)
+
+
+def _few_letters(seg: Segment, digits: Segment) -> Callable[[Span], bool]:
+    """Whether a span found on `digits` (`_as_digits(seg)`) was read with `MOST_LETTERS` or fewer
+    letters for its digits."""
+
+    def few(span: Span) -> bool:
+        start = seg.starts[seg.words.index(span.words[0])] + span.cut_left
+        end = seg.ends[seg.words.index(span.words[-1])] - span.cut_right
+        return sum(a != b for a, b in zip(seg.text[start:end], digits.text[start:end], strict=True)) <= MOST_LETTERS
+
+    return few
+
+
 def _phones(seg: Segment) -> Iterator[Span]:
     """`phonenumbers`' matches, and a North American number as printed that it cut short or
     missed beside other digits ("(509) 564-3166 67.187.142.251", where it takes "564-3166") or
@@ -232,10 +264,12 @@ def find(text: PageText) -> list[Span]:
         out += [Span(s.type, s.words, s.score, s.source) for s in _spans(seg, URL, "ONLINE_ID", 0.85, "url", ok=_no_at)]
         out += _spans(seg, IPV4, "ONLINE_ID", 0.9, "ip")
         out += _spans(seg, MAC, "ONLINE_ID", 0.9, "mac")
-        out += _phones(seg)
+        digits = _as_digits(seg)
+        few = _few_letters(seg, digits)
+        out += [s for s in _phones(digits) if few(s)]
         out += _dates(seg)
         out += _spelled_dates(seg)
-        out += _spans(seg, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid)
+        out += [s for s in _spans(digits, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid) if few(s)]
         out += _spans(seg, DRIVERS_LICENCE, "GOVERNMENT_ID", 0.85, "licence-shape")
         out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)
         out += _spans(seg, IBAN, "FINANCIAL_ACCOUNT", 0.95, "stdnum.iban", ok=iban.is_valid)

@@ -433,6 +433,12 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("team recent PO-734?71", "CONTRACT_NUMBER", "PO-734?71"),  # a digit read as a mark (entities 323)
         ("EST -474165", "CONTRACT_NUMBER", "EST -474165"),  # split before its hyphen (documents 898), no label
         ("your attached oRD-19004 team", "CONTRACT_NUMBER", "oRD-19004"),  # its O read lowercase (entities 67)
+        ("RE: claim CLM.2012.93985", "CASE_NUMBER", "CLM.2012.93985"),  # hyphens read as dots (entities 524)
+        ("order ORD 4395629 and", "CONTRACT_NUMBER", "ORD 4395629"),  # its hyphen lost (entities 837)
+        ("quantityCUST-80277 due", "CUSTOMER_ID", "CUST-80277"),  # glued to the word before (entities 865)
+        ("case C'ASE-2024-21881 open", "CASE_NUMBER", "C'ASE-2024-21881"),  # a C's tip read as a quote (entities 67)
+        ("amount 56S-340-9519 report", "PHONE_NUMBER", "56S-340-9519"),  # small print's 8 read as S (entities 44)
+        ("Driver's Lie. 061-S6-9337", "GOVERNMENT_ID", "061-S6-9337"),  # and in a social security number (865)
         ("Young and B703-4009-9110 Issued:", "GOVERNMENT_ID", "B703-4009-9110"),  # a driver's licence, no label
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
         ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
@@ -443,7 +449,17 @@ def test_values_the_ocr_misread_in_part(line, type_, value):
     assert any(s.type == type_ and value_of(s, words) == value for s in resolve(recognise(PageText.of(words)), words))
 
 
-@pytest.mark.parametrize("line", ["flight 10-2021 on time", "call +1 831 8 now", "route 5T-200 north"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "flight 10-2021 on time",
+        "call +1 831 8 now",
+        "route 5T-200 north",
+        "Hartford, CT 06510",
+        "10 AM EST 12345",
+        "call 555-BOB-1234",  # letters no digit is read as: a word
+    ],
+)
 def test_numbers_like_those_are_no_codes_or_phones(line):
     words = rows((line, (40, 40, 600, 64)))
     assert not [s for s in recognise(PageText.of(words)) if s.type in ("CONTRACT_NUMBER", "PHONE_NUMBER")]

@@ -12,13 +12,14 @@ first few of the other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import accumulate
 
 import phonenumbers
 
 from redact_agent.local.layout import Segment, below, right_of
-from redact_agent.local.names import is_name_with_rare_surname, is_person_name
+from redact_agent.local.names import is_common_first_name, is_common_surname, is_name_with_rare_surname, is_person_name
 from redact_agent.local.patterns import PHONE_SHAPE
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
@@ -64,7 +65,9 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
     own_line = start is not None  # the value's own short line: a surname the census lacks will do
     if start is None:
         after_label = [k for k in _tail(upper) if words[upper.words[k - 1]].text.endswith(":")]
-        start, ends = (after_label or [len(upper.words) - 1])[-1], [lower.words[:2], lower.words[:1]]
+        final = len(upper.words) - 1
+        initial = final > 1 and _INITIAL.fullmatch(words[upper.words[final]].text)  # "... David G." over "Day"
+        start, ends = (after_label or [final - 1 if initial else final])[-1], [lower.words[:2], lower.words[:1]]
         labelled = bool(after_label)
     else:
         ends, labelled = [lower.words], True
@@ -81,10 +84,22 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         labels = any(words[i].text.endswith(":") for i in end)  # "Name: Charles" opens another field
         name = " ".join(words[i].text for i in run).rstrip(_PUNCT)
         person = is_person_name(name) or (own_line and is_name_with_rare_surname(name))
-        if not labels and field_share(surname) == 0 and person:
+        if not labels and (field_share(surname) == 0 or _given(words, head, surname)) and person:
             score = WHOLE_SCORE if labelled else 0.5
             return [Span("PERSON_NAME", run, score, "wrapped-name", 0, len(last) - len(surname))]
     return []
+
+
+_INITIAL = re.compile(r"[A-Z]\.?")
+_FIRST_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z]\.?)?")  # a first name, with its middle initial or without
+
+
+def _given(words: list[Word], head: tuple[int, ...], surname: str) -> bool:
+    """Whether a common surname that is also a form word ("Gross", "Day") goes on a name across
+    the break: after a common first name, with its middle initial or without, and no other mark
+    ("... 2021 Ryan" over "Gross approved ...", "... you David G." over "Day order ...")."""
+    given = " ".join(words[i].text for i in head)
+    return bool(_FIRST_NAME.fullmatch(given)) and is_common_first_name(given.split()[0]) and is_common_surname(surname)
 
 
 def _phones(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:

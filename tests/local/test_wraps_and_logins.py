@@ -23,6 +23,26 @@ def test_a_name_the_paragraph_wraps_is_one_name_over_both_lines():
     assert ("PERSON_NAME", "Caitlin\nClayton") in got
 
 
+def test_a_name_the_paragraph_wraps_after_its_initial_or_before_a_surname_that_is_a_form_word():
+    # Entities seeds 877 and 655: "... you David G." over "Day order ...", "... 2021 Ryan" over
+    # "Gross approved ...": the name's head was the initial alone, and "Day" and "Gross" are form words.
+    got = _resolved(
+        ("pending the report meeting you David G.", (40, 100, 900, 114)),
+        ("Day order office kindly following with", (40, 118, 860, 132)),
+        ("equipment review 22 May 2021 Ryan", (40, 136, 900, 150)),
+        ("Gross approved thirty description", (40, 154, 860, 168)),
+    )
+    assert {("PERSON_NAME", "David G.\nDay"), ("PERSON_NAME", "Ryan\nGross")} <= got
+    # a form word after a sentence's end, or no surname, is no name's end
+    got = _resolved(
+        ("the total was paid thank you Ryan.", (40, 100, 900, 114)),
+        ("Gross amount is due at the office", (40, 118, 860, 132)),
+        ("the meeting is with our Grant", (40, 136, 900, 150)),
+        ("Balance due in thirty days", (40, 154, 860, 168)),
+    )
+    assert not any("\n" in v for t, v in got if t == "PERSON_NAME")
+
+
 def test_a_first_name_ending_a_line_over_another_column_is_not_joined():
     got = _resolved(
         ("the monthly review was weekly kindly Caitlin", (40, 100, 900, 114)),

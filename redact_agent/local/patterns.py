@@ -66,7 +66,8 @@ PHONE_SHAPE = re.compile(r"(?:(?<![A-Za-z])\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[
 PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
 _EXTENSION = re.compile(r"[\s,]*(?:ext\.?|extension|x)\s*\d{1,6}\b", re.IGNORECASE)  # part of the phone (spec)
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-DRIVERS_LICENCE = re.compile(r"(?<![\w-])[A-Z]\d{3}-\d{4}-\d{4}(?![\w-])")  # as Illinois prints one
+# as Illinois prints one, its letter an "I" the OCR may read as a one or an "l" ("1658-9722-2793")
+DRIVERS_LICENCE = re.compile(r"(?<![\w-])[A-Zl1]\d{3}-\d{4}-\d{4}(?![\w-])")
 EIN = re.compile(r"\b\d{2}-\d{7}\b")
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
 # A card or account number: 13-19 digits in groups, not a phone's after its '+' and not running on

@@ -440,6 +440,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("amount 56S-340-9519 report", "PHONE_NUMBER", "56S-340-9519"),  # small print's 8 read as S (entities 44)
         ("Driver's Lie. 061-S6-9337", "GOVERNMENT_ID", "061-S6-9337"),  # and in a social security number (865)
         ("Young and B703-4009-9110 Issued:", "GOVERNMENT_ID", "B703-4009-9110"),  # a driver's licence, no label
+        ("1658-9722-2793", "GOVERNMENT_ID", "1658-9722-2793"),  # its "I" read as a one (entities 511)
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
         ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
     ],

@@ -210,3 +210,16 @@ def test_a_word_with_no_glyph_bodies_is_a_neighbour_no_word_moves_over():
         )
     ]
     assert snapped(read, ink)[5] == read[5]
+
+
+def test_a_rings_slanting_arc_through_a_words_first_glyph_leaves_the_glyph():
+    # Documents seed 457: a gray ring's arc crossed the line through the "2" of "2021-07-11"; taken
+    # for a rule with it, the glyph was dropped, and the date was moved onto the ring's other arc
+    # after it (IoU 0.78 -> 0.66).
+    ink = np.zeros((200, 600), np.uint8)
+    span = _letters(ink, 100, 10)
+    for y in range(85, 130):  # the arc, from over the box to under it, 9 px across the line
+        ink[y, 96 + (y - 85) // 5 : 99 + (y - 85) // 5] = 1
+    ink[98:116, span[1] + 8 : span[1] + 18] = 1  # the other arc's noise in the line's rows, after the word
+    (moved,) = snapped([_word("2021-07-11", *span)], ink)
+    assert moved.bbox[2] < span[1] + 5

@@ -255,9 +255,10 @@ def _office_code(v: str) -> bool:
 
 _CODE_END = re.compile(r"\b(?:no|code|id|ref|number|num)\.?$", re.IGNORECASE)
 # a label inside the value: "CPE:MBLM/MBLM/0110", or glued by a dot or a hash, "Statement.ST-3584773",
-# "Invoice#INV-6424728"
+# "Invoice#INV-6424728", "Receipt##173034" (the value's own '#' after the label's)
 _INNER_LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)(?:\s*:\s*|(?:\.|(?<=[A-Za-z])#)(?=[A-Za-z0-9]))(?P<value>\S.*)$"
+    r"^(?P<label>[A-Za-z][A-Za-z .#/]{1,24}?)"
+    r"(?:\s*:\s*|\.(?=[A-Za-z0-9])|(?<=[A-Za-z])#(?=#?[A-Za-z0-9]))(?P<value>\S.*)$"
 )
 _SALES = re.compile(r"salesperson|sales\s*person|account\s+exec|\bae\b|\brep\b", re.IGNORECASE)
 

@@ -250,6 +250,9 @@ def test_a_headings_value_that_opens_with_a_misspelt_label_glued_by_its_hash_is_
     # Documents seed 777: "Receipt # INV-176363" under the heading "INVOICE", read "Reccipt#INV-176363".
     words = rows(("INVOICE", (40, 40, 200, 64)), ("Reccipt#INV-176363", (40, 70, 200, 94)))
     assert {value_of(s, words) for s in resolve(recognise(PageText.of(words)), words)} == {"INV-176363"}
+    # Documents seed 470: "Receipt # #173034", read "Receipt##173034"; the second '#' is the value's
+    words = rows(("INVOICE", (40, 40, 200, 64)), ("Receipt##173034", (40, 70, 200, 94)))
+    assert {value_of(s, words) for s in resolve(recognise(PageText.of(words)), words)} == {"#173034"}
 
 
 def test_a_codes_letter_read_apart_from_its_digits_is_part_of_it():

@@ -203,12 +203,11 @@ def _matched(
                 cost[i + 1, j] = here + SKIP_WORD
                 back[(i + 1, j)] = (i, j, False)
             inside = 0  # the widest gap inside the run
+            before = pieces[j][0] - pieces[j - 1][1] if 0 < j < m else inf  # the gap at its left end
             for k in range(j + 1, min(m, j + RUN) + 1):
                 if k > j + 1:
                     inside = max(inside, pieces[k - 1][0] - pieces[k - 2][1])
-                ends = min(
-                    pieces[j][0] - pieces[j - 1][1] if j else inf, pieces[k][0] - pieces[k - 1][1] if k < m else inf
-                )
+                ends = min(before, pieces[k][0] - pieces[k - 1][1] if k < m else inf)
                 split = 1.0 if inside >= WIDE * height else min(1.0, max(0.0, inside - ends) / (GAP * height))
                 c = here + _cost(words[i], (pieces[j][0], pieces[k - 1][1])) + SPLIT * split
                 if c < cost[i + 1, k]:

@@ -21,6 +21,7 @@ from redact_agent.local.layout import Segment, above, below, part
 from redact_agent.local.names import (
     is_common_first_name,
     is_common_surname,
+    is_first_name_only,
     is_name_with_rare_surname,
     is_person_name,
     is_rather_first_name,
@@ -216,7 +217,8 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     """Census names inside a longer line: runs of 2–3 capitalised words with a common first
     name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), or any census first name
     before a middle initial or after a common surname and its comma ("status Rogers, Tracie any"),
-    longest first, each word used once."""
+    or one that is no surname before a common surname ("amount Brianna Thompson the"), longest
+    first, each word used once."""
     texts = [words[i].text for i in seg.words]
     out: list[Span] = []
     used: set[int] = set()
@@ -239,8 +241,10 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
             firm = after in ("and", "&") and "".join(texts[k + size + 1 : k + size + 2])[:1].isupper()
             if inverted and (is_place(candidate) or firm):
                 continue
-            rare_first = initial or (
-                inverted and is_common_surname(texts[k].rstrip(",")) and is_rather_first_name(first)
+            rare_first = (
+                initial
+                or (inverted and is_common_surname(texts[k].rstrip(",")) and is_rather_first_name(first))
+                or (size == 2 and not inverted and is_first_name_only(first) and is_common_surname(texts[k + 1]))
             )
             if (rare_first or is_common_first_name(first)) and is_person_name(candidate):
                 last = texts[k + size - 1]

@@ -64,6 +64,13 @@ def is_rather_first_name(word: str) -> bool:
     return rank is not None and rank < _surname_ranks().get(name, rank + 1)
 
 
+def is_first_name_only(word: str) -> bool:
+    """A census first name that is no census surname, however rare ("Brianna", "Kacie"; not
+    "Morgan", nor "Will")."""
+    name = _alpha(word).upper()
+    return name in _first_name_ranks() and name not in _surname_ranks()
+
+
 def is_common_first_name(word: str) -> bool:
     """One of the census's 500 most frequent first names (any case)."""
     return _ranked_within(_first_name_ranks(), word, COMMON_FIRST_RANK)

@@ -446,6 +446,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("1658-9722-2793", "GOVERNMENT_ID", "1658-9722-2793"),  # its "I" read as a one (entities 511)
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
         ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
+        ("office amount Brianna Thompson the goods", "PERSON_NAME", "Brianna Thompson"),  # a first name only (223)
     ],
 )
 def test_values_the_ocr_misread_in_part(line, type_, value):

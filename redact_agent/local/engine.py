@@ -27,7 +27,7 @@ from redact_agent.local import (
     stations,
     wraps,
 )
-from redact_agent.local.ink import grey, tighten, tighten_chars
+from redact_agent.local.ink import grey, marked, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
 from redact_agent.local.spans import PageText, Recogniser, Span, value_of
@@ -130,10 +130,11 @@ def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tu
     the first or last word of a value that a stamp hides a part of, on over as many more characters."""
     n = len(words[i].text)
     first, last = _chars(span, words)[i]
-    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last)) is not None:
+    text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
+    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(text))):
         x0, y0, x1, y1 = box
     else:
-        x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i))
+        x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i), marked(text[first:last]))
     char = (x1 - x0) / max(1, last - first)
     if i == span.words[0] and span.hidden_before:
         x0 -= char * span.hidden_before

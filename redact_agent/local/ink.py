@@ -16,6 +16,8 @@ gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -49,13 +51,13 @@ def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 def _ink(
-    page_grey: NDArray[np.uint8], box: Box, centred: bool = True
+    page_grey: NDArray[np.uint8], box: Box, centred: bool = True, marked: bool = True
 ) -> tuple[list[NDArray[np.int32]], int, int] | None:
     """The dark components of a word box's crop that are the word's ink, with the crop's origin;
     None for a crop too small or without ink. `centred`: only components centred in the box, or
     within a pixel of it (a neighbour's ink in the margin is dropped; the '(' of "(445)" that the
     OCR box clipped by a pixel is kept), else every one that reaches into it (a glyph the OCR box
-    clips is kept)."""
+    clips is kept). `marked`: whether the word may have marks over its line (`marked`)."""
     h, w = page_grey.shape
     x0, y0 = max(0, int(box[0]) - GROW), max(0, int(box[1]) - GROW)
     x1, y1 = min(w, int(np.ceil(box[2])) + GROW), min(h, int(np.ceil(box[3])) + GROW)
@@ -88,7 +90,7 @@ def _ink(
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
     found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop, middle), stats, labels)
-    return _one_line(found), x0, y0
+    return _one_line(found, marked), x0, y0
 
 
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> NDArray[np.uint8]:
@@ -314,7 +316,7 @@ def _less_strokes(glyph: NDArray[np.bool_], top: int, bottom: int) -> NDArray[np
     return glyph & ~np.isin(pieces, edge[edge > 0])
 
 
-def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
+def _one_line(components: list[NDArray[np.int32]], marked: bool = True) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where those no smaller than a dot (`DOT` of the
     largest's height, squared) fall into bands of rows with no ink between them, the band with
     the most ink, with the smaller pieces in its rows (specks of a noisy scan's dotted ring above
@@ -359,7 +361,8 @@ def _one_line(components: list[NDArray[np.int32]]) -> list[NDArray[np.int32]]:
             and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
         ]
 
-    above, below = marks(bands[:main], NEAR * height, False), marks(bands[main + 1 : main + 2], TIP * height, True)
+    above = marks(bands[:main], NEAR * height, False) if marked else []  # no dot over "604-6626"
+    below = marks(bands[main + 1 : main + 2], TIP * height, True)
     return above + bands[main] + inside + below
 
 
@@ -376,8 +379,19 @@ def _by_a_glyph(mark: NDArray[np.int32], line: list[NDArray[np.int32]], reach: f
     )
 
 
-def tighten(page_grey: NDArray[np.uint8], box: Box) -> Box:
-    found = _ink(page_grey, box)
+# characters with a mark over their line that may stand apart from it: a dot, an accent, a quote
+_MARKS = re.compile(r"[ij'\"`^*]|[^\x00-\x7f]")
+
+
+def marked(text: str) -> bool:
+    """Whether a word's text has a character that may have a mark standing over its line."""
+    return bool(_MARKS.search(text))
+
+
+def tighten(page_grey: NDArray[np.uint8], box: Box, marks: bool = True) -> Box:
+    """`box` tightened to the word's ink; `marks`: whether the word may have marks over its line
+    (`marked`: a speck 7 px over "604-6626", from a stamp's letter, was taken for a dot)."""
+    found = _ink(page_grey, box, marked=marks)
     tight = extents(*found) if found else None
     return box if tight is None else _less_edges(page_grey, tight, box)
 
@@ -408,11 +422,14 @@ def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box) -> Box:
     )
 
 
-def tighten_chars(page_grey: NDArray[np.uint8], box: Box, n_chars: int, first: int, last: int) -> Box | None:
+def tighten_chars(
+    page_grey: NDArray[np.uint8], box: Box, n_chars: int, first: int, last: int, marks: bool = True
+) -> Box | None:
     """The ink of characters [first, last) of an `n_chars`-character word in `box` ("15161" of
     "(15161)"), when its ink falls into one column of glyphs per character, as print mostly does
-    (an 'i' and its dot are one column); None when it does not (touching or split glyphs)."""
-    found = _ink(page_grey, box, centred=False)
+    (an 'i' and its dot are one column); None when it does not (touching or split glyphs). `marks`
+    as for `tighten`."""
+    found = _ink(page_grey, box, centred=False, marked=marks)
     if not found:
         return None
     columns: list[list[NDArray[np.int32]]] = []

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from redact_agent.local.ink import tighten, tighten_chars
+from redact_agent.local.ink import marked, tighten, tighten_chars
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -189,6 +189,18 @@ def test_a_speck_well_above_a_word_without_ascenders_is_no_dot():
     assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)
     page[20:22, 60:62] = 0  # a speck of scan noise 8 px above: no dot
     assert tighten(page, (26, 18, 70, 42)) == (30.0, 27.0, 66.0, 38.0)
+
+
+def test_a_speck_over_a_word_with_no_dotted_or_accented_letter_is_no_mark():
+    # Entities seed 511: a speck 3 x 5 px left of a gray stamp's letter, 7 px over "604-6626"
+    # (glyphs 27 px tall), was taken for a dot, and the phone's box grew 12 px high (IoU 0.71).
+    page = np.full((80, 200), 255, np.uint8)
+    for x in range(30, 170, 20):
+        page[30:57, x : x + 14] = 0
+    page[18:23, 100:103] = 0
+    assert tighten(page, (26, 14, 174, 62), marks=False) == (30.0, 30.0, 164.0, 57.0)
+    assert tighten(page, (26, 14, 174, 62))[1] == 18.0  # where the word has an 'i' or an accent, a dot
+    assert not marked("604-6626") and marked("Smith") and marked("José")
 
 
 def test_a_pixel_of_noise_just_above_a_word_is_no_dot():

@@ -51,13 +51,13 @@ def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 def _ink(
-    page_grey: NDArray[np.uint8], box: Box, centred: bool = True, marked: bool = True
+    page_grey: NDArray[np.uint8], box: Box, centred: bool = True, marks: bool = True
 ) -> tuple[list[NDArray[np.int32]], int, int] | None:
     """The dark components of a word box's crop that are the word's ink, with the crop's origin;
     None for a crop too small or without ink. `centred`: only components centred in the box, or
     within a pixel of it (a neighbour's ink in the margin is dropped; the '(' of "(445)" that the
     OCR box clipped by a pixel is kept), else every one that reaches into it (a glyph the OCR box
-    clips is kept). `marked`: whether the word may have marks over its line (`marked`)."""
+    clips is kept). `marks`: whether the word may have marks over its line (`marked`)."""
     h, w = page_grey.shape
     x0, y0 = max(0, int(box[0]) - GROW), max(0, int(box[1]) - GROW)
     x1, y1 = min(w, int(np.ceil(box[2])) + GROW), min(h, int(np.ceil(box[3])) + GROW)
@@ -90,7 +90,7 @@ def _ink(
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
     found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop, middle), stats, labels)
-    return _one_line(found, marked), x0, y0
+    return _one_line(found, marks), x0, y0
 
 
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> NDArray[np.uint8]:
@@ -316,7 +316,7 @@ def _less_strokes(glyph: NDArray[np.bool_], top: int, bottom: int) -> NDArray[np
     return glyph & ~np.isin(pieces, edge[edge > 0])
 
 
-def _one_line(components: list[NDArray[np.int32]], marked: bool = True) -> list[NDArray[np.int32]]:
+def _one_line(components: list[NDArray[np.int32]], marks: bool = True) -> list[NDArray[np.int32]]:
     """The components of the word's own line: where those no smaller than a dot (`DOT` of the
     largest's height, squared) fall into bands of rows with no ink between them, the band with
     the most ink, with the smaller pieces in its rows (specks of a noisy scan's dotted ring above
@@ -326,7 +326,7 @@ def _one_line(components: list[NDArray[np.int32]], marked: bool = True) -> list[
     ring's band over a code kept its box 9 px high); a band below it is the tops of the next
     line's letters, which a skewed or tall OCR box takes in, but for pieces as small right under a
     glyph (`TIP`): the tip of a descender that faint print broke off ("Tyler"'s y, which left the
-    box 3 px short)."""
+    box 3 px short). No band above where the word has no mark over its line (not `marks`)."""
     if len(components) < 2:
         return components
     glyph = max(components, key=lambda c: int(c[cv2.CC_STAT_AREA]))
@@ -351,7 +351,7 @@ def _one_line(components: list[NDArray[np.int32]], marked: bool = True) -> list[
         return bands[main] + inside
     small = 0.3 * height  # a dot or an accent; a wider piece is the foot of the line above
 
-    def marks(near: list[list[NDArray[np.int32]]], reach: float, below: bool) -> list[NDArray[np.int32]]:
+    def _marks(near: list[list[NDArray[np.int32]]], reach: float, below: bool) -> list[NDArray[np.int32]]:
         return [
             c
             for band in near
@@ -361,8 +361,8 @@ def _one_line(components: list[NDArray[np.int32]], marked: bool = True) -> list[
             and c[cv2.CC_STAT_AREA] >= max(2.0, (DOT * height) ** 2)  # smaller: a speck of noise
         ]
 
-    above = marks(bands[:main], NEAR * height, False) if marked else []  # no dot over "604-6626"
-    below = marks(bands[main + 1 : main + 2], TIP * height, True)
+    above = _marks(bands[:main], NEAR * height, False) if marks else []  # no dot over "604-6626"
+    below = _marks(bands[main + 1 : main + 2], TIP * height, True)
     return above + bands[main] + inside + below
 
 
@@ -391,7 +391,7 @@ def marked(text: str) -> bool:
 def tighten(page_grey: NDArray[np.uint8], box: Box, marks: bool = True) -> Box:
     """`box` tightened to the word's ink; `marks`: whether the word may have marks over its line
     (`marked`: a speck 7 px over "604-6626", from a stamp's letter, was taken for a dot)."""
-    found = _ink(page_grey, box, marked=marks)
+    found = _ink(page_grey, box, marks=marks)
     tight = extents(*found) if found else None
     return box if tight is None else _less_edges(page_grey, tight, box)
 
@@ -429,7 +429,7 @@ def tighten_chars(
     "(15161)"), when its ink falls into one column of glyphs per character, as print mostly does
     (an 'i' and its dot are one column); None when it does not (touching or split glyphs). `marks`
     as for `tighten`."""
-    found = _ink(page_grey, box, centred=False, marked=marks)
+    found = _ink(page_grey, box, centred=False, marks=marks)
     if not found:
         return None
     columns: list[list[NDArray[np.int32]]] = []

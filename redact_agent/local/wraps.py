@@ -84,7 +84,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         labels = any(words[i].text.endswith(":") for i in end)  # "Name: Charles" opens another field
         name = " ".join(words[i].text for i in run).rstrip(_PUNCT)
         person = is_person_name(name) or (own_line and is_name_with_rare_surname(name))
-        if not labels and (field_share(surname) == 0 or _given(words, head, surname)) and person:
+        if not labels and (field_share(surname) == 0 or _given(words, upper, lower, start, len(end))) and person:
             score = WHOLE_SCORE if labelled else 0.5
             return [Span("PERSON_NAME", run, score, "wrapped-name", 0, len(last) - len(surname))]
     return []
@@ -94,12 +94,18 @@ _INITIAL = re.compile(r"[A-Z]\.?")
 _FIRST_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z]\.?)?")  # a first name, with its middle initial or without
 
 
-def _given(words: list[Word], head: tuple[int, ...], surname: str) -> bool:
-    """Whether a common surname that is also a form word ("Gross", "Day") goes on a name across
-    the break: after a common first name, with its middle initial or without, and no other mark
-    ("... 2021 Ryan" over "Gross approved ...", "... you David G." over "Day order ...")."""
-    given = " ".join(words[i].text for i in head)
-    return bool(_FIRST_NAME.fullmatch(given)) and is_common_first_name(given.split()[0]) and is_common_surname(surname)
+def _given(words: list[Word], upper: Segment, lower: Segment, start: int, taken: int) -> bool:
+    """Whether a common surname that is also a form word ("Gross", "Day"), the last of the lower
+    line's first `taken` words, goes on the name that opens at word `start` of the upper line:
+    after a common first name, with its middle initial or without, and no other mark ("... 2021
+    Ryan" over "Gross approved ...", "... you David G." over "Day order ..."); not the last of a
+    firm's surnames over a label ("Johnson, Everett and Floyd" over "Bill to: Sandoval PLC")."""
+    given = " ".join(words[i].text for i in upper.words[start:])
+    surname = words[lower.words[taken - 1]].text
+    firm = start > 0 and words[upper.words[start - 1]].text in ("and", "&")
+    label = taken < len(lower.words) and words[lower.words[taken]].text.endswith(":")
+    named = bool(_FIRST_NAME.fullmatch(given)) and is_common_first_name(given.split()[0])
+    return named and is_common_surname(surname) and not firm and not label
 
 
 def _phones(upper: Segment, lower: Segment, words: list[Word]) -> list[Span]:

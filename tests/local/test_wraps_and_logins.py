@@ -39,6 +39,8 @@ def test_a_name_the_paragraph_wraps_after_its_initial_or_before_a_surname_that_i
         ("Gross amount is due at the office", (40, 118, 860, 132)),
         ("the meeting is with our Grant", (40, 136, 900, 150)),
         ("Balance due in thirty days", (40, 154, 860, 168)),
+        ("paid by Johnson, Everett and Floyd", (40, 172, 900, 186)),  # a firm, over a label (entities 461)
+        ("Bill to: Sandoval PLC", (40, 190, 400, 204)),
     )
     assert not any("\n" in v for t, v in got if t == "PERSON_NAME")
 

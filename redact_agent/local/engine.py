@@ -128,9 +128,9 @@ def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tu
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
     word and its glyphs stand apart, else the ink inside the word's box cut in proportion; for
     the first or last word of a value that a stamp hides a part of, on over as many more characters."""
-    n = len(words[i].text)
-    first, last = _chars(span, words)[i]
     text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
+    n = len(text)
+    first, last = _chars(span, words)[i]
     if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(text))):
         x0, y0, x1, y1 = box
     else:

@@ -253,7 +253,7 @@ def _short_alone(words: list[Word], i: int, surname: str) -> bool:
     "Ms. Le", the recognisers find it) or a line of its own ("Yu" signing a note)."""
     if len(surname) > SHORT_SURNAME:
         return True
-    before = words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
+    before = _before(words, i)
     alone = before == "" and (i + 1 == len(words) or words[i + 1].line != words[i].line)
     inside = before != "" and not before.endswith((".", "!", "?", ":"))
     return words[i].text.strip(EDGE) == surname and (inside or alone)
@@ -312,9 +312,7 @@ def _forms(type_: str, value: str) -> list[tuple[list[str], Lone, str]]:
 def _first_name_before(words: list[Word], i: int) -> bool:
     """Word `i`, a person's surname, comes right after a census first name on its line, however
     rare, capitalised and no form word ("terms Kaitlin Duran processed": the name is both)."""
-    if i == 0 or words[i - 1].line != words[i].line:
-        return False
-    before = words[i - 1].text
+    before = _before(words, i)
     return before.isalpha() and before[0].isupper() and before.casefold() not in FIELD_WORDS and is_first_name(before)
 
 
@@ -354,14 +352,17 @@ def _initial_before(words: list[Word], i: int, name: str) -> bool:
     """Word `i`, a person's surname, comes right after the initial of the name's first name on its
     line ("office M. Fletchen" for "Matthew Fletcher")."""
     parsed = person(name)
-    if i == 0 or words[i - 1].line != words[i].line or parsed is None or not parsed.first:
-        return False
-    return words[i - 1].text.strip(EDGE) == parsed.first[0].upper()
+    return parsed is not None and bool(parsed.first) and _before(words, i).strip(EDGE) == parsed.first[0].upper()
 
 
 def _titled(words: list[Word], i: int) -> bool:
     """Word `i` comes right after a person's title on its line ("Mr. Weeks")."""
-    return i > 0 and words[i - 1].line == words[i].line and is_title(words[i - 1].text)
+    return is_title(_before(words, i))
+
+
+def _before(words: list[Word], i: int) -> str:
+    """The text of the word before word `i` on its line ("" for its line's first word)."""
+    return words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
 
 
 def spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:

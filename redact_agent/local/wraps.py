@@ -91,7 +91,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
 
 
 _INITIAL = re.compile(r"[A-Z]\.?")
-_FIRST_NAME = re.compile(r"[A-Z][a-z]+(?: [A-Z]\.?)?")  # a first name, with its middle initial or without
+_FIRST_NAME = re.compile(rf"[A-Z][a-z]+(?: {_INITIAL.pattern})?")  # a first name, with its middle initial or without
 
 
 def _given(words: list[Word], upper: Segment, lower: Segment, start: int, taken: int) -> bool:

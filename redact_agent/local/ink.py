@@ -102,11 +102,12 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) 
     are as thick as a stamp's stroke (`THICK`) and reach the word's box (the crop less its margin:
     a stamp letter's foot that ended there kept a code's box 17 px low) or the rows above or below
     the print's (a gray "Y"'s arm that ended on a code's '9' kept its box 15 px high, in an OCR
-    box that took in the whole stamp letter). The light lower half of
-    a thin slash that ends on the box is print, and stays. A thick piece is measured again without
-    the pixels as dark as print that lie alone or in pairs (`SPECK`): a noisy scan's gray stamp
-    has such, which kept a stamp letter's stroke with two dates under a gray "APPROVED" (IoU 0.62
-    and 0.57); a thin stroke of light print has such too, and they keep it.
+    box that took in the whole stamp letter), or that, thinner, lie along the line past those
+    rows (the foot of a gray "P", 4 px tall, on the top of "CT-600735" kept its box 4 px high).
+    The light lower half of a thin slash that ends on the box is print, and stays. A thick piece
+    is measured again without the pixels as dark as print that lie alone or in pairs (`SPECK`): a
+    noisy scan's gray stamp has such, which kept a stamp letter's stroke with two dates under a
+    gray "APPROVED" (IoU 0.62 and 0.57); a thin stroke of light print has such too, and they keep it.
     Where such a stroke touches a glyph it is cut there, not dropped with the glyph or kept with it.
     A small light piece (a dot, an antialiased piece of a thin stroke) stays, and so does a logo
     drawn within the word's box; a crop with nothing else keeps its ink."""
@@ -126,11 +127,12 @@ def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) 
             x, y, w, h = (int(v) for v in stats[i][:4])
             edge = min(x, y, cw - x - w, ch - y - h)  # 0: out of the crop; GROW or less: on the word's box
             thick = 2 * float(half[i]) >= THICK
+            across = w >= STUB * cw and w > h  # lying along the line
             beyond = y < top or y + h > bottom  # past the rows of the print
             if (
                 (h >= STUB * ch or w >= STUB * cw)
                 and (thick or not only_thick)
-                and (edge == 0 or (thick and (edge <= GROW or beyond)))
+                and (edge == 0 or (thick and edge <= GROW) or ((thick or across) and beyond))
             ):
                 kept[labels == i] = 0
     return kept if kept.any() else ink

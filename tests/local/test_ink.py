@@ -522,3 +522,11 @@ def test_a_stamps_letters_reaching_only_a_codes_foot_are_no_print():
     # strokes, too little to read them as a stamp's, and its box came out 14 px low (IoU 0.69).
     page = np.asarray(Image.open(FIXTURES / "stamp-letters-under-code-foot.png").convert("L"))
     assert tighten(page, (21, 13, 270, 74)) == pytest.approx((19, 24, 267, 57), abs=1)
+
+
+def test_a_gray_stamp_letters_foot_lying_on_a_code_is_not_its_ink():
+    # Entities seed 472: the foot of a gray "P", 4 px tall, lies on the "C" of "CT-600735", too
+    # thin for a stamp's stroke and ending inside the crop; it kept the box 4 px high (with a
+    # frame's line under the '0', IoU 0.71). The code's ink starts at y 28.
+    page = np.asarray(Image.open(FIXTURES / "stamp-foot-over-code.png").convert("L"))
+    assert tighten(page, (20, 17, 152, 57))[1] >= 27.0

@@ -26,7 +26,7 @@ from redact_agent.local.names import (
     plausible_name,
 )
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
-from redact_agent.local.patterns import DATE
+from redact_agent.local.patterns import DATE, prefixed_type
 from redact_agent.local.places import is_market, is_place
 from redact_agent.local.spans import PageText, Recogniser, Span
 from redact_agent.local.vocabulary import field_share
@@ -490,11 +490,12 @@ def _glued(seg: Segment, words: list[Word]) -> list[Span]:
     """A label the OCR read as one word with its value ("Acct#40211", "Order No:88123",
     "Invoice No.1234567", a code's label with no mark at all: "Order12345678"; a '#' after the
     label's colon is the value's: "Statement:#774735"): the value is
-    the rest of the word, or, for a value in words, runs on from it (`_glued_value`)."""
+    the rest of the word, or, for a value in words, runs on from it (`_glued_value`). A code's
+    own prefix is no label ("EST124014": `patterns` reads it whole)."""
     out = []
     for j, i in enumerate(seg.words):
         m = _GLUED.match(words[i].text) or _GLUED_WORDS.match(words[i].text)
-        if m is None:
+        if m is None or prefixed_type(words[i].text):
             continue
         for k in (j, j - 1, j - 2):  # the label may start a word or two before
             label = " ".join([words[w].text for w in seg.words[max(k, 0) : j]] + [m.group("label")])

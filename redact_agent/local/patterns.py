@@ -93,17 +93,31 @@ _PREFIX_TYPES = {
 # hyphen ("EST -474165"); with its hyphens read as dots where the code has two or more
 # ("CLM.2012.93985"); a prefix of three letters or more with its hyphen read as a space before five
 # digits or more ("ORD 4395629"; a state's code before a ZIP code is no prefix: "CT 06510", nor
-# a time zone's "EST" before a number: `labels` reads an estimate's); a
+# a time zone's "EST" before a number: `labels` reads an estimate's), or lost in small print
+# before as many ("EST124014"; the prefix ends in two letters: "CT", not "CT15", of "CT1500000"); a
 # dot inside the code is one the OCR read for a digit's stroke ("CT-561.15"), and so is a '?', '!'
 # or "'" ("PO-734?71" for PO-734271); the word after it may be glued on ("CUST-3682529licence",
 # "POL-71-114903-project").
 _LOOKALIKES = str.maketrans("015o", "OISO", "'")
 PREFIXED = re.compile(
     rf"(?:(?<![\w-])|(?<=[a-z])(?=[A-Z]{{2}}))(?P<prefix>[A-Z015o]'?[A-Z015]{{1,3}})"
-    rf"(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9])|(?<=[A-Z015]{{3}})(?<!EST) (?=\d{{5,}}(?![\w-])))(?=[A-Z0-9-]*\d)"
+    rf"(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9])|(?<=[A-Z015]{{3}})(?<!EST) (?=\d{{5,}}(?![\w-]))"
+    rf"|(?<=[A-Z]{{2}})(?=\d{{5,}}(?![\w-])))(?=[A-Z0-9-]*\d)"
     rf"[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
     rf"(?=-?{GLUED_WORD}|(?![\w-]))"
 )
+
+
+def _prefix_type(m: re.Match[str]) -> str | None:
+    return _PREFIX_TYPES.get(m.group("prefix").translate(_LOOKALIKES))
+
+
+def prefixed_type(text: str) -> str | None:
+    """The type of a code that `text` is whole, named by its prefix ("EST124014"), or None."""
+    m = PREFIXED.fullmatch(text)
+    return _prefix_type(m) if m else None
+
+
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True))}
 _VIN_VALUES.update(dict(zip("JKLMNPR", [1, 2, 3, 4, 5, 7, 9], strict=True)))
 _VIN_VALUES.update(dict(zip("STUVWXYZ", range(2, 10), strict=True)))
@@ -278,7 +292,7 @@ def find(text: PageText) -> list[Span]:
         out += _vat_numbers(seg)
         out += _spans(seg, VIN, "VEHICLE_ID", 0.9, "vin", ok=vin_is_valid)
         for m in PREFIXED.finditer(seg.text):
-            type_ = _PREFIX_TYPES.get(m.group("prefix").translate(_LOOKALIKES))
+            type_ = _prefix_type(m)
             words, left, right = seg.cuts(m.start(), m.end())
             if type_ and words:
                 out.append(Span(type_, words, 0.7, "prefix", left, right))

@@ -438,6 +438,8 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("your attached oRD-19004 team", "CONTRACT_NUMBER", "oRD-19004"),  # its O read lowercase (entities 67)
         ("RE: claim CLM.2012.93985", "CASE_NUMBER", "CLM.2012.93985"),  # hyphens read as dots (entities 524)
         ("order ORD 4395629 and", "CONTRACT_NUMBER", "ORD 4395629"),  # its hyphen lost (entities 837)
+        ("support plan EST124014", "CONTRACT_NUMBER", "EST124014"),  # its hyphen lost in small print (837)
+        ("see INV626376 attached", "INVOICE_NUMBER", "INV626376"),  # its prefix is no label before a value
         ("quantityCUST-80277 due", "CUSTOMER_ID", "CUST-80277"),  # glued to the word before (entities 865)
         ("case C'ASE-2024-21881 open", "CASE_NUMBER", "C'ASE-2024-21881"),  # a C's tip read as a quote (entities 67)
         ("amount 56S-340-9519 report", "PHONE_NUMBER", "56S-340-9519"),  # small print's 8 read as S (entities 44)

@@ -31,12 +31,14 @@ _TLD = r"(?:com|net|org|edu|gov|us|io|co|info|biz)"
 # johnson-mecormick.biz", "william01(graham.biz"), the domain split once ("name@gn il.com"), the dot
 # before the domain's end read as a space or a comma, followed by one or lost ("name@yahoo com",
 # "name@ gmail. com", "name@mathis-estradanet"), or, at a webmail domain, the '@' read as another
-# mark or a letter, or lost after a digit ("grayjonathanGhotmailcom", "ann©gmail.com",
-# 'melaniebush "yahoo.com', "chenderson uyahoo.com", "anthony30 yahoo.com").
+# mark or a letter, with a space on either side, or lost after a digit ("grayjonathanGhotmailcom",
+# "ann©gmail.com", 'melaniebush "yahoo.com', "chenderson uyahoo.com", "marywells Gyahoo.com",
+# "haleycdanielle& hotmail.com", "anthony30 yahoo.com"; at another domain a capital may be its
+# name's: "visit Google.com").
 EMAIL = re.compile(
     rf"[A-Za-z0-9._%+-]+(?:\(? ?@|\(a|\((?=[\w-]+\.{_TLD}\b)) ?[A-Za-z0-9-]+(?: [A-Za-z0-9-]+)?(?:\.[A-Za-z0-9-]+)*"
     rf"(?:\.[A-Za-z]{{2,}}|\.?[ ,]{_TLD}\b|(?<=[a-z]){_TLD}\b)"
-    rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.]|[A-Z0-9]| [a-z]|(?<=\d) )?"
+    rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.] ?| ?[A-Z0-9]| [a-z]|(?<=\d) )?"
     rf"(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
 )
 URL = re.compile(

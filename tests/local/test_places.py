@@ -83,6 +83,9 @@ def test_a_sales_region_that_names_no_place_is_not_a_location():
         ("604 brianhamilton(a johnson-mecormick.biz", "brianhamilton(a johnson-mecormick.biz"),  # '@' read as "(a"
         ("To: william01(graham.biz 30, 2022", "william01(graham.biz"),  # as "(" (entities 433)
         ("Ce: anthony30 yahoo.com Subject", "anthony30 yahoo.com"),  # lost after a digit (entities 433)
+        ("pending marywells Gyahoo.com thirt.", "marywells Gyahoo.com"),  # as a capital after a space (837)
+        ("E-mal lewistammy Ghotmail com", "lewistammy Ghotmail com"),  # and the dot lost (documents 313)
+        ("Cc: haleycdanielle& hotmail.com", "haleycdanielle& hotmail.com"),  # as a mark before a space (323)
     ],
 )
 def test_emails_as_ocr_reads_them(line, value):
@@ -90,7 +93,15 @@ def test_emails_as_ocr_reads_them(line, value):
 
 
 def test_a_web_address_at_a_webmail_domain_is_no_email():
-    for line in ("see www.yahoo.com", "visit yahoo.com today", "Go to a yahoo.com page", "file(notes.pdf)"):
+    for line in (
+        "see www.yahoo.com",
+        "visit yahoo.com today",
+        "Go to a yahoo.com page",
+        "file(notes.pdf)",
+        "see Gmail.com",
+        "visit Yahoo.com",
+        "Tom & Jerry",
+    ):
         assert not any(t == "EMAIL_ADDRESS" for t, _ in found(rows((line, (40, 100, 300, 114))))), line
 
 

@@ -228,10 +228,13 @@ def _phones(seg: Segment) -> Iterator[Span]:
     glued to a label ("Tel.(747) 206-0001", where it finds none), or
     whose digits after "+1" the OCR read in part; each with its extension ("ext. 764"), which
     the annotation guidelines put inside the span and `phonenumbers` leaves out after another
-    number ("CL-65682 654-408-6224 ext. 764": it rejects the candidate that starts at "65682")."""
+    number ("CL-65682 654-408-6224 ext. 764": it rejects the candidate that starts at "65682").
+    Not one that goes on from a code's hyphen ("HX-19-661815 06", whose digits it takes for a
+    number of ten)."""
     found = []
     for match in phonenumbers.PhoneNumberMatcher(seg.text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
-        if len(re.sub(r"\D", "", match.raw_string)) >= 10:
+        code = re.search(r"[A-Z\d]-$", seg.text[: match.start])  # it goes on a code ("HX-19-661815 06")
+        if len(re.sub(r"\D", "", match.raw_string)) >= 10 and not code:
             found.append((match.start, match.end))
     in_part = [m for m in PHONE_IN_PART.finditer(seg.text) if len(re.sub(r"\D", "", m.group(0))) >= 8]
     for m in [*PHONE_SHAPE.finditer(seg.text), *in_part]:
@@ -287,7 +290,8 @@ def find(text: PageText) -> list[Span]:
         out += _dates(seg)
         out += _spelled_dates(seg)
         out += [s for s in _spans(digits, SSN, "GOVERNMENT_ID", 0.9, "stdnum.ssn", ok=ssn.is_valid) if few(s)]
-        out += _spans(seg, DRIVERS_LICENCE, "GOVERNMENT_ID", 0.85, "licence-shape")
+        # above a phone: no phone is grouped 4-4-4 ("Q150-5489-6874" holds "1 505 489 6874")
+        out += _spans(seg, DRIVERS_LICENCE, "GOVERNMENT_ID", 0.92, "licence-shape")
         out += _spans(seg, EIN, "BUSINESS_ID", 0.6, "stdnum.ein", ok=ein.is_valid)
         out += _spans(seg, IBAN, "FINANCIAL_ACCOUNT", 0.95, "stdnum.iban", ok=iban.is_valid)
         out += _spans(seg, CARD, "FINANCIAL_ACCOUNT", 0.9, "luhn", ok=lambda s: luhn.is_valid(re.sub(r"\D", "", s)))

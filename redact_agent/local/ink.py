@@ -143,9 +143,11 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     crop's width long and no thicker than a rule, but where a glyph's stroke crosses one (ink right
     above and below it): a stamp frame's edge struck through a phone number's glyphs on a fax
     joined them into one piece with the stamp letters' feet over them, which kept its box 11 px
-    high. A line no glyph crosses, or whose piece of ink is no taller than a rule, is a rule or an
-    underline (a skewed one steps down a row at a time), which `_ink` drops whole with what
-    touches it; a crop of nothing else keeps its ink."""
+    high. Where no glyph crosses it, but where one stands on it or hangs from it (ink right above
+    or below): a frame's edge along a code's feet, its side running on down out of the crop,
+    kept the code's box 8 px low. A line whose piece of ink is no taller than a rule is a rule or
+    an underline (a skewed one steps down a row at a time), which `_ink` drops whole; a crop of
+    nothing else keeps its ink."""
     ch = ink.shape[0]
     thin = _thin(ch)
     n, lines, stats = _long_lines(ink)
@@ -160,8 +162,9 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
             continue
         cols = slice(max(0, x - GROW), x + w + GROW)  # the line's rows out to its ends, which the opening rounds off
         crossed = (ink[y - 1, cols] > 0) & (ink[y + h, cols] > 0)  # a glyph's stroke goes on through
-        if crossed.any():
-            less[y : y + h, cols][:, ~crossed] = 0
+        if not crossed.any():  # glyphs stand on it, or hang from it
+            crossed = (ink[y - 1, cols] > 0) | (ink[y + h, cols] > 0)
+        less[y : y + h, cols][:, ~crossed] = 0
     return less if less.any() else ink
 
 

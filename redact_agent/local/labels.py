@@ -132,7 +132,8 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
         ),
         (r"ein|fein|federal\s+tax\s+id|tax\s+id|vat(?:\s+(?:no|number|#))?|duns|fcc\s*(?:id|#)?", "BUSINESS_ID", _id),
         (
-            r"(?:bank\s+)?account\s+number|routing(?:\s+(?:no|number|#))?|iban|card(?:\s+(?:no|number|#))?",
+            r"(?:bank\s+)?account\s+number|bank\s+(?:acct|account)\.?(?:\s*(?:no|number|#))?|"
+            r"routing(?:\s+(?:no|number|#))?|iban|card(?:\s+(?:no|number|#))?",
             "FINANCIAL_ACCOUNT",
             _id,
         ),

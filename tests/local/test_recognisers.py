@@ -418,6 +418,16 @@ def test_a_fields_name_typed_in_lowercase_is_a_name_and_lowercase_words_are_not(
 
 @pytest.mark.parametrize(
     "line, type_",
+    [("Bank acct: 72058560109", "FINANCIAL_ACCOUNT"), ("Bank Acct. No. 720585601", "FINANCIAL_ACCOUNT"),
+     ("Acct # 720585601", "CUSTOMER_ID"), ("Account No. 720585601", "CUSTOMER_ID")],
+)  # fmt: skip
+def test_an_account_is_a_financial_one_only_at_a_bank(line, type_):
+    # schema.md: a bank account is a FINANCIAL_ACCOUNT; annotation.md: an account's ref a CUSTOMER_ID
+    assert (type_, line.split()[-1]) in spans(rows((line, (40, 40, 40 + 16 * len(line), 64))))
+
+
+@pytest.mark.parametrize(
+    "line, type_",
     [("Tax ID: G322-3973-8460", "GOVERNMENT_ID"), ("Tax ID: 12-3456789", "BUSINESS_ID"),
      ("Federal Tax ID: 12-3456789", "BUSINESS_ID"), ("EIN: 12-3456789", "BUSINESS_ID")],
 )  # fmt: skip

@@ -191,17 +191,31 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
 
 
 LOST_PREFIX = 6  # the fewest digits of a code printed without its letters to be that code
+LOST_PREFIX_ROOM = 5  # as few where the line has room for the letters before them
 
 
 def _prefix_lost(text: PageText, value: str) -> list[tuple[int, int]]:
     """Words printing a code's digits, `LOST_PREFIX` or more, without the letters it opens with,
-    with how many those are: a stamp's frame or damage took them ("886741" for "C886741", its 'C'
-    under the edge of "PAID"'s frame, which the OCR did not read as a word)."""
+    with how many characters those are as printed: a stamp's frame or damage took them ("886741" for "C886741", its 'C'
+    under the edge of "PAID"'s frame, which the OCR did not read as a word); `LOST_PREFIX_ROOM`
+    or more where the gap before the word on its line holds the code's letters as printed ("58362"
+    for "CL-58362", a gray frame's edge through its "CL-", 47 px after the word before it)."""
     want = alnum(value)
     digits = want.lstrip(string.ascii_lowercase)
-    if not (digits.isdigit() and len(digits) >= LOST_PREFIX and len(digits) < len(want)):
+    if not (digits.isdigit() and len(digits) >= LOST_PREFIX_ROOM and len(digits) < len(want)):
         return []
-    return [(run[0], len(want) - len(digits)) for run in text.alnum_runs.get(digits, []) if len(run) == 1]
+    letters = len(value) - len(value.lstrip(string.ascii_letters + "-#. "))  # "CL-" of "CL-58362", printed
+    runs = [run[0] for run in text.alnum_runs.get(digits, []) if len(run) == 1]
+    return [(i, letters) for i in runs if len(digits) >= LOST_PREFIX or _room_before(text.words, i, letters)]
+
+
+def _room_before(words: list[Word], i: int, chars: int) -> bool:
+    """The gap between word `i` and the nearest word left of it in its rows (a skewed page's
+    OCR lines part them) holds `chars` more of its characters and a space."""
+    x0, y0, x1, y1 = words[i].bbox
+    ends = [w.bbox[2] for w in words if w.bbox[2] <= x0 and min(w.bbox[3], y1) - max(w.bbox[1], y0) > (y1 - y0) / 2]
+    char = (x1 - x0) / max(1, len(words[i].text))
+    return bool(ends) and x0 - max(ends) >= (chars + 1) * char
 
 
 def _surnames(name: str) -> list[str]:

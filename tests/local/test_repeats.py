@@ -329,6 +329,19 @@ def test_a_codes_digits_printed_without_its_letters_are_marked_over_them():
     assert lost == [("886741", 1)]
 
 
+def test_five_digits_of_a_code_are_that_code_where_its_letters_have_room_before_them():
+    # Entities seed 275: "CL-58362" read "58362", a gray frame's edge through its "CL-", 47 px
+    # after "hours" (an OCR line of its own on the skewed page); the box covers the three
+    # characters before it.
+    words, spans = _spans(
+        ("Customer ID: CL-58362", (40, 40, 400, 64)),
+        ("hours", (40, 800, 100, 824)),
+        ("58362 terms", (190, 800, 330, 824)),
+    )
+    lost = [(words[s.words[0]].text, s.hidden_before) for s in spans if s.hidden_before]
+    assert lost == [("58362", 3)]
+
+
 def test_a_name_the_ocr_read_glued_is_searched_for_in_its_other_forms():
     # Held-out entities seed 97: "Attn: AnthonyBrown" (the space lost), then "about BROWN,
     # ANTHONY"; the glued word was searched for as a surname alone. A surname with a capital

@@ -20,19 +20,19 @@ from rapidfuzz.distance import Levenshtein
 from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local.garbled import garbled
 from redact_agent.local.names import is_common_surname, is_first_name, is_rather_first_name
-from redact_agent.local.spans import EDGE, PageText, Span, edges, letters, phone_digits, value_of
+from redact_agent.local.spans import EDGE, PageText, Span, edges, fold, letters, phone_digits, value_of
 from redact_agent.local.unread import split
 from redact_agent.local.vocabulary import FIELD_WORDS
 from redact_agent.tools.ocr import Word
 
 
 def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], int, int]]:
-    """Every place `tokens` are printed in a row, case and edge punctuation ignored, the first
+    """Every place `tokens` are printed in a row, as `fold` reads them, the first
     also where the OCR glued it to the word before (`PageText.tails`), the last where it glued a
     lowercase word to it (`_glued_after`): the words, and the characters of the first and last
     word that are not the value."""
     words = text.words
-    want = [t.strip(EDGE).casefold() for t in tokens]
+    want = [fold(t) for t in tokens]
     n = len(want)
     if not want or not (  # most values are not on a given page
         want[0] in text.folded
@@ -41,7 +41,7 @@ def printed(text: PageText, tokens: list[str]) -> list[tuple[tuple[int, ...], in
         return []
     out, edge = [], _value_edge(tokens[0])
     for row, own in text.rows:
-        have = [words[i].text.strip(EDGE).casefold() for i in row]
+        have = [fold(words[i].text) for i in row]
         for k in range(min(own, len(have) - n + 1)):
             if have[k + 1 : k + n - 1] != want[1:-1]:
                 continue

@@ -21,6 +21,15 @@ from redact_agent.local.layout import GAP_FACTOR, Segment, right_of, segments
 from redact_agent.tools.ocr import Word
 
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
+_QUOTES = str.maketrans("", "", "'\u2019`")
+
+
+def fold(word: str) -> str:
+    """A word as values are searched for: casefolded, edge punctuation ignored, and quotes, which
+    the OCR reads into a word where a stroke's tip stands apart ("W'alker" for "Walker")."""
+    return word.strip(EDGE).casefold().translate(_QUOTES)
+
+
 # a phone's pieces as printed: with the ':' OCR reads for ')', the marks it reads for a damaged
 # digit ("7.'4"), and the lowercase word it glues to the last ("1732·eview")
 _PHONE_CHARS = re.compile(r"^[\d()+\-./:'’·,]+(?:[^\w\s]?[a-z]{3,})?$")
@@ -61,14 +70,13 @@ class PageText:
         out: dict[int, list[tuple[str, int]]] = {}
         for i, w in enumerate(self.words):
             for m in _CAMEL.finditer(w.text):
-                out.setdefault(i, []).append((w.text[m.start() :].strip(EDGE).casefold(), m.start()))
+                out.setdefault(i, []).append((fold(w.text[m.start() :]), m.start()))
         return out
 
     @cached_property
     def folded(self) -> frozenset[str]:
-        """The words as values are searched for: casefolded, edge punctuation ignored; and the
-        words glued to them (`tails`)."""
-        return frozenset(w.text.strip(EDGE).casefold() for w in self.words) | {
+        """The words as values are searched for (`fold`), and the words glued to them (`tails`)."""
+        return frozenset(fold(w.text) for w in self.words) | {
             tail for tails in self.tails.values() for tail, _ in tails
         }
 

@@ -350,3 +350,10 @@ def test_a_name_the_ocr_read_glued_is_searched_for_in_its_other_forms():
     assert ("PERSON_NAME", "BROWN, ANTHONY", "repeat") in found
     found = _found(("Attn: MacArthur", (40, 40, 300, 64)), ("King Arthur", (40, 400, 400, 424)))
     assert not any(text == "Arthur" for _, text, _ in found)
+
+
+def test_a_quote_the_ocr_read_into_a_name_is_no_part_of_it():
+    # Entities seed 44: "G. Walker" read "C. W'alker", the tip of the W standing apart; "Cary
+    # Walker" (as read) was found under "Name:", and its initialled form was not, for the quote.
+    found = _found(("Name: Cary Walker", (40, 40, 300, 64)), ("signed C. W'alker today", (40, 400, 400, 424)))
+    assert ("PERSON_NAME", "C. W'alker", "repeat") in found

@@ -22,13 +22,14 @@ from redact_agent.local.names import (
     is_common_first_name,
     is_common_surname,
     is_first_name_only,
+    is_misread_name,
     is_name_with_rare_surname,
     is_person_name,
     is_rather_first_name,
 )
 from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
-from redact_agent.local.spans import PageText, Recogniser, Span, next_label
+from redact_agent.local.spans import PageText, Recogniser, Span, as_initial, next_label
 from redact_agent.local.vocabulary import PROGRAMME, field_share
 from redact_agent.tools.ocr import Word
 
@@ -218,8 +219,8 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     name ("... thank you, Gary Huang, for ...", "Clarence B. Smith"), or any census first name
     before a middle initial or after a common surname and its comma ("status Rogers, Tracie any"),
     or one that is no surname before a common surname ("amount Brianna Thompson the"), longest
-    first, each word used once."""
-    texts = [words[i].text for i in seg.words]
+    first, each word used once; a middle initial may be read as a digit ("Roger 0. Zavala")."""
+    texts = [as_initial(words[i].text) for i in seg.words]
     out: list[Span] = []
     used: set[int] = set()
     for size in (3, 2):
@@ -246,7 +247,13 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
                 or (inverted and is_common_surname(texts[k].rstrip(",")) and is_rather_first_name(first))
                 or (size == 2 and not inverted and is_first_name_only(first) and is_common_surname(texts[k + 1]))
             )
-            if (rare_first or is_common_first_name(first)) and is_person_name(candidate):
+            # with its middle initial, a common first name or surname beside one read one letter
+            # off ("Emly R. Chang", "Kathy Y. Henstey")
+            misread = initial and (
+                (is_common_first_name(first) and is_misread_name(texts[k + 2], surname=True))
+                or (is_common_surname(texts[k + 2].rstrip(".,;:()")) and is_misread_name(first, surname=False))
+            )
+            if misread or ((rare_first or is_common_first_name(first)) and is_person_name(candidate)):
                 last = texts[k + size - 1]
                 right = len(last) - len(last.rstrip(".,;:()"))  # "Gary Huang," ends at the name
                 out.append(Span("PERSON_NAME", tuple(seg.words[j] for j in run), 0.5, "census-names", 0, right))

@@ -9,6 +9,8 @@ import unicodedata
 from functools import cache
 
 import probablepeople
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from redact_agent.local.vocabulary import PROGRAMME, field_share
 
@@ -79,6 +81,28 @@ def is_common_first_name(word: str) -> bool:
 def is_common_surname(word: str, limit: int = COMMON_SURNAME_RANK) -> bool:
     """One of the census's `limit` (25,000) most frequent last names (any case)."""
     return _ranked_within(_surname_ranks(), word, limit)
+
+
+MISREAD = 4  # the fewest letters of a name read with one letter wrong, lost or added (`is_misread_name`)
+
+
+@cache
+def _common_names(surnames: bool) -> tuple[str, ...]:
+    ranks, limit = (_surname_ranks(), COMMON_SURNAME_RANK) if surnames else (_first_name_ranks(), COMMON_FIRST_RANK)
+    return tuple(name for name, rank in ranks.items() if rank <= limit)
+
+
+def is_misread_name(word: str, surname: bool) -> bool:
+    """`word`, a capitalised word of `MISREAD` letters or more that is no census name, is a common
+    census surname (`surname`) or first name with one letter misread, lost or added ("Henstey"
+    for Hensley, "Emly" for Emily)."""
+    name = _alpha(word)
+    if len(name) < MISREAD or name != word.rstrip(".,;:") or not name[0].isupper():
+        return False
+    up = name.upper()
+    if up in _surname_ranks() or up in _first_name_ranks() or field_share(name) == 1.0:
+        return False
+    return process.extractOne(up, _common_names(surname), scorer=Levenshtein.distance, score_cutoff=1) is not None
 
 
 def plausible_name(text: str) -> bool:

@@ -236,6 +236,12 @@ def letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.casefold().translate(_DIGIT_AS_LETTER))
 
 
+def as_initial(word: str) -> str:
+    """A word that is an initial with a digit the OCR reads for its letter, as that letter ("0."
+    for "O."); any other word as it is."""
+    return word.translate(_DIGIT_AS_LETTER).upper() if re.fullmatch(r"\d\.", word) else word
+
+
 def phone_digits(text: str) -> str:
     """A phone number's digits, without the US country code."""
     digits = re.sub(r"\D", "", text)

@@ -461,6 +461,9 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
         ("and Katelyn S. Burns minutes", "PERSON_NAME", "Katelyn S. Burns"),  # a rarer first name, an initial
         ("office amount Brianna Thompson the goods", "PERSON_NAME", "Brianna Thompson"),  # a first name only (223)
+        ("team Roger 0. Zavala thanks", "PERSON_NAME", "Roger 0. Zavala"),  # an O read as a zero (entities 717)
+        ("support Emly R. Chang support", "PERSON_NAME", "Emly R. Chang"),  # a first name one letter off (511)
+        ("COPY Kathy Y. Henstey details", "PERSON_NAME", "Kathy Y. Henstey"),  # and a surname (entities 44)
     ],
 )
 def test_values_the_ocr_misread_in_part(line, type_, value):
@@ -601,3 +604,11 @@ def test_a_stamps_letter_read_as_a_word_inside_a_span_adds_no_ink_to_its_box():
         240.0,
         190.0,
     )
+
+
+@pytest.mark.parametrize("line", ["Thanks J. Smith today", "Approved B. Jones", "Total R. Smith due"])
+def test_a_word_before_an_initial_and_a_surname_is_no_misread_first_name(line):
+    # "Thanks" is no census first name one letter off, "Approved" and "Total" are form words
+    words = rows((line, (40, 40, 600, 64)))
+    names = [value_of(s, words) for s in resolve(recognise(PageText.of(words)), words) if s.type == "PERSON_NAME"]
+    assert not [n for n in names if n.split()[0] == line.split()[0]]

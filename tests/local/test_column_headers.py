@@ -105,6 +105,8 @@ def test_labels_that_name_no_code_type_nothing(label):
     ("HX-21-809494", "HX-21-809494"),
     ("Rate: X7731", "X7731"),
     ("see #907193 for the details", "#907193"),
+    ("regarding C'734514 terms", "C'734514"),  # a quote read after its first letter (entities 323)
+    ("note S·922327 today", "S·922327"),  # its hyphen read as a middle dot (entities 97)
 ])  # fmt: skip
 def test_a_code_with_no_label_is_known_by_its_shape(line, code):
     assert ("CUSTOMER_ID", code) in found(rows((line, (40, 40, 40 + 14 * len(line), 64))))

@@ -79,7 +79,8 @@ CARD = re.compile(r"(?<![+\w])(?:\d[ -]?){12,18}\d(?!\w|[.,]\d)")
 # may be grouped by spaces, dots or dashes ("NL 0044.95.445.B01"); `stdnum.eu.vat` decides.
 _VAT_STATES = "|".join(sorted({cc.upper() for cc in vat.MEMBER_STATES} | {"EL"}))
 VAT = re.compile(rf"\b(?:{_VAT_STATES})(?=[ .-]?[0-9A-Z]*\d)(?:[ .-]?[0-9A-Z+*]){{8,14}}(?![0-9A-Za-z])")
-VIN = re.compile(r"\b[A-HJ-NPR-Z0-9]{17}\b")
+# a VIN, or one the OCR split in two words of five characters or more ("N7SG5TM U7BA766946")
+VIN = re.compile(r"\b(?:[A-HJ-NPR-Z0-9]{17}|(?=[A-HJ-NPR-Z0-9 ]{18}\b)[A-HJ-NPR-Z0-9]{5,} [A-HJ-NPR-Z0-9]{5,})\b")
 # Reference numbers that name their kind in a prefix ("INV-30211", "PO-944504", "CASE-2021-7676").
 _PREFIX_TYPES = {
     **dict.fromkeys(("INV", "RCPT"), "INVOICE_NUMBER"),
@@ -139,9 +140,10 @@ def _valid_date(text: str) -> bool:
 
 
 def vin_is_valid(text: str) -> bool:
-    """ISO 3779 check digit (position 9) of a North-American VIN."""
+    """ISO 3779 check digit (position 9) of a North-American VIN, as `VIN` reads one."""
     if not VIN.fullmatch(text) or not any(c.isalpha() for c in text):
         return False
+    text = text.replace(" ", "")
     total = sum(_VIN_VALUES[c] * w for c, w in zip(text, _VIN_WEIGHTS, strict=True))
     check = "X" if total % 11 == 10 else str(total % 11)
     return text[8] == check

@@ -196,17 +196,17 @@ LOST_PREFIX_ROOM = 5  # as few where the line has room for the letters before th
 
 def _prefix_lost(text: PageText, value: str) -> list[tuple[int, int]]:
     """Words printing a code's digits, `LOST_PREFIX` or more, without the letters it opens with,
-    with how many characters those are as printed: a stamp's frame or damage took them ("886741" for "C886741", its 'C'
-    under the edge of "PAID"'s frame, which the OCR did not read as a word); `LOST_PREFIX_ROOM`
-    or more where the gap before the word on its line holds the code's letters as printed ("58362"
-    for "CL-58362", a gray frame's edge through its "CL-", 47 px after the word before it)."""
+    with how many characters those take as printed: a stamp's frame or damage took them ("886741"
+    for "C886741", its 'C' under the edge of "PAID"'s frame, which the OCR did not read as a
+    word); `LOST_PREFIX_ROOM` or more where the gap before the word holds those characters
+    ("58362" for "CL-58362", a gray frame's edge through its "CL-", 47 px after the word before)."""
     want = alnum(value)
     digits = want.lstrip(string.ascii_lowercase)
     if not (digits.isdigit() and len(digits) >= LOST_PREFIX_ROOM and len(digits) < len(want)):
         return []
-    letters = len(value) - len(value.lstrip(string.ascii_letters + "-#. "))  # "CL-" of "CL-58362", printed
+    prefix = len(value) - len(value.lstrip(string.ascii_letters + "-#. "))  # "CL-" of "CL-58362"
     runs = [run[0] for run in text.alnum_runs.get(digits, []) if len(run) == 1]
-    return [(i, letters) for i in runs if len(digits) >= LOST_PREFIX or _room_before(text.words, i, letters)]
+    return [(i, prefix) for i in runs if len(digits) >= LOST_PREFIX or _room_before(text.words, i, prefix)]
 
 
 def _room_before(words: list[Word], i: int, chars: int) -> bool:

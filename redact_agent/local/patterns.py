@@ -41,8 +41,11 @@ EMAIL = re.compile(
     rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.] ?| ?[A-Z0-9]| [a-z]|(?<=\d) )?"
     rf"(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
 )
+# A web address; or one whose marks small print lost, its scheme, "www", name and ending words
+# apart ("https www rose com", "http //www vincent biz")
 URL = re.compile(
-    r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b",
+    r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b"
+    rf"|\bhttps?[:/]*\s+/*www\b[.\s]*[A-Za-z0-9-]+(?:[.\s]+[A-Za-z0-9-]+)*?[.\s]+(?:{_TLD}|tv)\b",
     re.IGNORECASE,
 )
 # A phone number glued before an address, with its label or without, or its last digits where its

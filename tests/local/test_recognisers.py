@@ -457,6 +457,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("Young and B703-4009-9110 Issued:", "GOVERNMENT_ID", "B703-4009-9110"),  # a driver's licence, no label
         ("1658-9722-2793", "GOVERNMENT_ID", "1658-9722-2793"),  # its "I" read as a one (entities 511)
         ("VIN: N7SG5TM U7BA766946 ok", "VEHICLE_ID", "N7SG5TM U7BA766946"),  # split in two (entities 97)
+        ("see http //www vincent biz now", "ONLINE_ID", "http //www vincent biz"),  # its marks lost (837)
         ("ID Q150-5489-6874 ok", "GOVERNMENT_ID", "Q150-5489-6874"),  # not the phone "1 505 489 6874" (44)
         ("questions HX-19-661815 06 thank", "CUSTOMER_ID", "HX-19-661815"),  # nor "19-661815 06" (877)
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name

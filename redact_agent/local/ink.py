@@ -143,11 +143,12 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     crop's width long and no thicker than a rule, but where a glyph's stroke crosses one (ink right
     above and below it): a stamp frame's edge struck through a phone number's glyphs on a fax
     joined them into one piece with the stamp letters' feet over them, which kept its box 11 px
-    high. Where no glyph crosses it, but where one stands on it or hangs from it (ink right above
-    or below): a frame's edge along a code's feet, its side running on down out of the crop,
-    kept the code's box 8 px low. A line whose piece of ink is no taller than a rule is a rule or
-    an underline (a skewed one steps down a row at a time), which `_ink` drops whole; a crop of
-    nothing else keeps its ink."""
+    high. Where no glyph crosses it, but where two strokes or more stand on it or hang from it
+    (ink right above or below): a frame's edge along a code's feet, its side running on down out of
+    the crop, kept the code's box 8 px low (a frame's bottom with only its side standing on it is
+    left whole, and goes with that side as a stamp's: cut, it kept the side under a phone, 13 px).
+    A line whose piece of ink is no taller than a rule is a rule or an underline (a skewed one
+    steps down a row at a time), which `_ink` drops whole; a crop of nothing else keeps its ink."""
     ch = ink.shape[0]
     thin = _thin(ch)
     n, lines, stats = _long_lines(ink)
@@ -162,8 +163,10 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
             continue
         cols = slice(max(0, x - GROW), x + w + GROW)  # the line's rows out to its ends, which the opening rounds off
         crossed = (ink[y - 1, cols] > 0) & (ink[y + h, cols] > 0)  # a glyph's stroke goes on through
-        if not crossed.any():  # glyphs stand on it, or hang from it
+        if not crossed.any():  # glyphs stand on it, or hang from it: two strokes or more
             crossed = (ink[y - 1, cols] > 0) | (ink[y + h, cols] > 0)
+            if np.count_nonzero(np.diff(crossed.astype(np.int8), prepend=0) == 1) < 2:
+                continue
         less[y : y + h, cols][:, ~crossed] = 0
     return less if less.any() else ink
 

@@ -538,3 +538,11 @@ def test_a_frames_edge_the_glyphs_stand_on_is_cut_from_them():
     # from it, and the box took that in, 8 px low (IoU 0.61). The code's ink ends at y 35.
     page = np.asarray(Image.open(FIXTURES / "frame-edge-under-code.png").convert("L"))
     assert tighten(page, (29, 16, 131, 41))[1:4:2] == (21.0, 35.0)
+
+
+def test_a_frames_bottom_only_its_side_stands_on_goes_with_that_side():
+    # Synthetic documents 457: a gray stamp frame's side runs down through "346.078.6545" to the
+    # frame's bottom under it; cut from the bottom, the side stayed under the phone, 13 px (IoU
+    # 0.92 -> 0.64). The phone's ink ends at y 50.
+    page = np.asarray(Image.open(FIXTURES / "frame-corner-by-phone.png").convert("L"))
+    assert tighten(page, (18, 14, 261, 67))[3] <= 52.0

@@ -144,9 +144,11 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
     above and below it): a stamp frame's edge struck through a phone number's glyphs on a fax
     joined them into one piece with the stamp letters' feet over them, which kept its box 11 px
     high. Where no glyph crosses it, but where two strokes or more stand on it or hang from it
-    (ink right above or below): a frame's edge along a code's feet, its side running on down out of
-    the crop, kept the code's box 8 px low (a frame's bottom with only its side standing on it is
-    left whole, and goes with that side as a stamp's: cut, it kept the side under a phone, 13 px).
+    (ink right above or below, in runs shorter than the crop is tall, `_strokes`): a frame's edge
+    along a code's feet, its side running on down out of the crop, kept the code's box 8 px low (a
+    frame's bottom with only its side standing on it is left whole, and goes with that side as a
+    stamp's: cut, it kept the side under a phone, 13 px; so is a skewed underline, whose steps
+    stand on each other: cut, one step stayed under a phone).
     A line whose piece of ink is no taller than a rule is a rule or an underline (a skewed one
     steps down a row at a time), which `_ink` drops whole; a crop of nothing else keeps its ink."""
     ch = ink.shape[0]
@@ -163,12 +165,26 @@ def _less_lines(ink: NDArray[np.uint8]) -> NDArray[np.uint8]:
             continue
         cols = slice(max(0, x - GROW), x + w + GROW)  # the line's rows out to its ends, which the opening rounds off
         crossed = (ink[y - 1, cols] > 0) & (ink[y + h, cols] > 0)  # a glyph's stroke goes on through
-        if not crossed.any():  # glyphs stand on it, or hang from it: two strokes or more
-            crossed = (ink[y - 1, cols] > 0) | (ink[y + h, cols] > 0)
-            if np.count_nonzero(np.diff(crossed.astype(np.int8), prepend=0) == 1) < 2:
+        if not crossed.any():  # glyphs stand on it, or hang from it
+            strokes = _strokes((ink[y - 1, cols] > 0) | (ink[y + h, cols] > 0), ch)
+            if strokes is None:
                 continue
+            crossed = strokes
         less[y : y + h, cols][:, ~crossed] = 0
     return less if less.any() else ink
+
+
+def _strokes(touched: NDArray[np.bool_], longest: int) -> NDArray[np.bool_] | None:
+    """The runs of `touched` columns shorter than `longest` (strokes on a line; a skewed line's
+    own next step is longer), where there are two or more; else None."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], touched.astype(np.int8), [0]))))
+    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a < longest]
+    if len(runs) < 2:
+        return None
+    out = np.zeros_like(touched)
+    for a, b in runs:
+        out[a:b] = True
+    return out
 
 
 def _long_lines(ink: NDArray[np.uint8]) -> tuple[int, NDArray[np.int32], NDArray[np.int32]]:

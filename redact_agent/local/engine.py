@@ -131,7 +131,7 @@ def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tu
     text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
     n = len(text)
     first, last = _chars(span, words)[i]
-    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, text, first, last, marked(text))):
+    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(text))):
         x0, y0, x1, y1 = box
     else:
         x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i), marked(text[first:last]))

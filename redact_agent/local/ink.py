@@ -447,13 +447,12 @@ def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box) -> Box:
 
 
 def tighten_chars(
-    page_grey: NDArray[np.uint8], box: Box, text: str, first: int, last: int, marks: bool = True
+    page_grey: NDArray[np.uint8], box: Box, n_chars: int, first: int, last: int, marks: bool = True
 ) -> Box | None:
-    """The ink of characters [first, last) of the word `text` in `box` ("15161" of "(15161)"),
-    when its ink falls into one column of glyphs per character, as print mostly does (an 'i' and
-    its dot are one column); else, where glyphs touch or split, the columns nearest where the
-    characters start and end (`_near_cut`: "J. Weaver" of "officeJ.Weaver", whose "ff" touch,
-    started 13 px into its "J"); None where there are none. `marks` as for `tighten`."""
+    """The ink of characters [first, last) of an `n_chars`-character word in `box` ("15161" of
+    "(15161)"), when its ink falls into one column of glyphs per character, as print mostly does
+    (an 'i' and its dot are one column); None when it does not (touching or split glyphs). `marks`
+    as for `tighten`."""
     found = _ink(page_grey, box, centred=False, marks=marks)
     if not found:
         return None
@@ -465,38 +464,10 @@ def tighten_chars(
         else:
             columns.append([c])
         right = max(right, c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH])
-    if not 0 <= first < last <= len(text):
+    if len(columns) != n_chars or not 0 <= first < last <= n_chars:
         return None
-    chosen = columns[first:last] if len(columns) == len(text) else _near_cut(columns, box, text, first, last, found[1])
-    tight = extents([c for col in chosen for c in col], found[1], found[2])
+    tight = extents([c for col in columns[first:last] for c in col], found[1], found[2])
     return None if tight is None else _less_edges(page_grey, tight, box)
-
-
-# Helvetica's advance widths (its AFM, in thousandths of an em), for where a word's characters
-# lie in its box: print of other faces keeps much the same proportions ("i" narrow, "W" wide)
-_ADVANCE = {
-    **dict.fromkeys("ijl'|", 222), **dict.fromkeys("ftI!,./:;[] ", 278), **dict.fromkeys("r()-`", 333),
-    **dict.fromkeys("ckszvxyJ*", 500), **dict.fromkeys("abdeghnopqu0123456789#$?_", 556),
-    **dict.fromkeys("FTZ", 611), **dict.fromkeys("ABEKPSVXY&", 667), **dict.fromkeys("CDHNRUw", 722),
-    **dict.fromkeys("GOQ", 778), **dict.fromkeys("mM", 833), "L": 556, "W": 944, "%": 889, "@": 1015,
-}  # fmt: skip
-
-
-def _near_cut(
-    columns: list[list[NDArray[np.int32]]], box: Box, text: str, first: int, last: int, x0: int
-) -> list[list[NDArray[np.int32]]]:
-    """The columns that start and end nearest where characters [first, last) of `text` do in
-    `box` by their advance widths (`_ADVANCE`), each within a character of it; none where none is.
-    Glyphs that touch are one column, taken whole or not at all."""
-    advance = [_ADVANCE.get(c, 556) for c in text]
-    scale, char = (box[2] - box[0]) / sum(advance), (box[2] - box[0]) / len(text)
-    start, end = box[0] + scale * sum(advance[:first]), box[0] + scale * sum(advance[:last])
-    starts = [x0 + min(int(c[cv2.CC_STAT_LEFT]) for c in col) for col in columns]
-    ends = [x0 + max(int(c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH]) for c in col) for col in columns]
-    a = min(range(len(columns)), key=lambda k: abs(starts[k] - start))
-    b = min(range(len(columns)), key=lambda k: abs(ends[k] - end))
-    near = abs(starts[a] - start) <= char and abs(ends[b] - end) <= char
-    return columns[a : b + 1] if near and a <= b else []
 
 
 def extents(components: list[NDArray[np.int32]], x0: int, y0: int) -> Box | None:

@@ -80,26 +80,13 @@ def _bracketed() -> np.ndarray:
 
 def test_a_cut_word_keeps_each_of_its_characters_whole():
     # The OCR box clips the '(' (it starts at x 21): the digits are still picked glyph by glyph.
-    assert tighten_chars(_bracketed(), (21, 12, 66, 44), "(151)", 1, 4) == (30.0, 20.0, 56.0, 36.0)
+    assert tighten_chars(_bracketed(), (21, 12, 66, 44), 5, 1, 4) == (30.0, 20.0, 56.0, 36.0)
 
 
-def test_glyphs_that_touch_are_taken_whole_or_not_at_all():
+def test_glyphs_that_do_not_stand_apart_give_no_answer():
     page = _bracketed()
     page[28:30, 23:30] = 0  # the '(' touches the first digit: four columns for five characters
-    assert tighten_chars(page, (18, 12, 66, 44), "(151)", 1, 4) == (20.0, 16.0, 56.0, 40.0)
-    assert tighten_chars(page, (18, 12, 66, 44), "(151)", 2, 4) == (40.0, 20.0, 56.0, 36.0)
-
-
-def test_a_cut_where_glyphs_touch_falls_where_the_characters_widths_put_it():
-    # Entities seed 865: "officeJ.Weaver" read as one word, its "ff" touching and "er" too (11
-    # columns for 14 characters); by equal widths "J. Weaver" started 13 px into its "J" (IoU 0.70),
-    # "office"'s letters being narrow. Columns 15 px wide but for the narrow ones.
-    page = np.full((40, 240), 255, np.uint8)
-    columns = [(0, 15), (17, 41), (42, 56), (57, 72), (77, 89), (90, 94), (105, 145), (145, 159), (160, 174),
-               (175, 190), (192, 204)]  # fmt: skip
-    for a, b in columns:
-        page[10:30, a + 10 : b + 10] = 0
-    assert tighten_chars(page, (10, 5, 214, 35), "officeJ.Weaver", 6, 14)[0] == 87.0
+    assert tighten_chars(page, (18, 12, 66, 44), 5, 1, 4) is None
 
 
 def test_the_tops_of_the_next_lines_letters_in_a_tall_box_are_not_the_words_ink():

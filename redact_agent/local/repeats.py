@@ -166,11 +166,12 @@ HIDDEN_PART = 3  # the fewest characters of a code printed beside a stamp's lett
 
 
 def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
-    """Words printing a part of a code that a stamp's letters hide the rest of, with the characters
-    hidden before and after the word: the word is the code's first or last `HIDDEN_PART`
-    characters or more, all but two or more of it, and a stamp's word (`unread.split`) overlaps its
-    rows beside it, over as many characters as are hidden ("M16" of "M1651912" under
-    "CONFIDENTIAL", which the OCR read no further; "212" of "C704212" after "APPROVED")."""
+    """Words printing a part of a code or phone that a stamp's letters hide the rest of, with the
+    characters hidden before and after the word as printed: the word is the value's first or last
+    `HIDDEN_PART` characters or more, all but two or more of it, and a stamp's word
+    (`unread.split`) overlaps its rows beside it, over as many characters as are hidden ("M16" of
+    "M1651912" under "CONFIDENTIAL", which the OCR read no further; "212" of "C704212" after
+    "APPROVED"; "3-7394" of "591.923.7394", its "591-92" under "CONFIDENTIAL")."""
     want = alnum(value)
     parts = sorted(
         (run[0], before, len(want) - size - before)
@@ -182,12 +183,21 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
     stamps = [w.bbox for w in split(text.words)[1]] if parts else []
     out = []
     for i, before, after in parts:
+        before, after = _printed_count(value, before), _printed_count(value[::-1], after)
         x0, y0, x1, y1 = text.words[i].bbox
         char = (x1 - x0) / len(text.words[i].text)
         start, end = (x0 - char * before, x0 - char) if before else (x1 + char, x1 + char * after)
         if any(s[0] <= start and s[2] >= end and s[1] < y1 and s[3] > y0 for s in stamps):
             out.append((i, before, after))
     return out
+
+
+def _printed_count(value: str, chars: int) -> int:
+    """The characters of `value` as printed (its marks too) before its `chars`-th letter or digit."""
+    if not chars:
+        return 0
+    places = [k for k, c in enumerate(value) if c.isalnum()]
+    return places[chars] if chars < len(places) else len(value)
 
 
 LOST_PREFIX = 6  # the fewest digits of a code printed without its letters to be that code
@@ -410,7 +420,7 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
     for ws, left, right in garbled(text, _as_printed_here(type_, value)) if numbers else []:
         reason = f"printed again as the OCR garbled it; {why}"
         out.append(Span(type_, ws, score - GARBLED_LESS, source, left, right, reason))
-    for i, before, after in _hidden(text, value) if type_ in CODE_TYPES else []:
+    for i, before, after in _hidden(text, _as_printed_here(type_, value)) if numbers else []:
         part = "its end" if before else "its start"
         reason = f"{part}, the rest under a stamp; {why}"
         out.append(Span(type_, (i,), score, source, hidden_before=before, hidden=after, reason=reason))

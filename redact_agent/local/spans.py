@@ -37,7 +37,8 @@ MISREAD = 8  # a value this long is searched for with one character misread, los
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
 GLUED_WORD = r"[a-z]{2,}\b"  # a lowercase word the OCR glued to a number or code before it, the space lost
 _GLUED_WORD = re.compile(rf"(?<=\d){GLUED_WORD}$")
-_CAMEL = re.compile(r"(?<=[a-z])[A-Z]")  # a capital right after a lowercase letter: two words the OCR glued
+# a capital right after a lowercase letter, or after one and a dot ("Mr.Mccall"): two words the OCR glued
+_CAMEL = re.compile(r"(?:(?<=[a-z])|(?<=[a-z]\.))[A-Z]")
 
 
 @dataclass(frozen=True)

@@ -32,12 +32,17 @@ def test_a_surname_printed_alone_after_the_full_name_is_that_person():
     assert ("PERSON_NAME", "Huang,", "repeat") in found
 
 
-def test_a_surname_the_ocr_glued_to_a_lowercase_word_before_it_is_marked_alone():
+def test_a_surname_the_ocr_glued_to_the_word_before_it_is_marked_alone():
     # Entities seed 308: "Maria Collins", then "team status Collins" read "statusCollins".
     words, spans = _spans(("Attn: Maria Collins", (40, 40, 300, 64)), ("team statusCollins", (40, 400, 400, 424)))
     assert {(value_of(s, words), s.source) for s in spans} >= {("Collins", "repeat")}
     _, spans = _spans(("Attn: Maria Collins", (40, 40, 300, 64)), ("team statuscollins", (40, 400, 400, 424)))
     assert len(spans) == 1  # lowercase, glued: no name
+    # Entities seed 369: "Mr. Mccall" under a stamp read "Mr.Mccall", the title glued by its dot.
+    words, spans = _spans(
+        ("Attn: Michael W. Mccall", (40, 40, 400, 64)), ("balance Mr.Mccall rate", (40, 400, 400, 424))
+    )
+    assert ("Mccall", "repeat") in {(value_of(s, words), s.source) for s in spans}
 
 
 def test_a_surname_read_cut_short_is_found_whole_where_it_is_printed_alone():
@@ -314,6 +319,15 @@ def test_a_code_a_stamp_hides_part_of_is_marked_over_the_stamp_from_the_part_pri
     )
     before = [(words[s.words[0]].bbox[1], s.hidden_before, s.hidden) for s in spans if s.hidden_before]
     assert before == [(800, 4, 0)]
+    # Entities seed 310: "CONFIDENTIAL" over "591-923-7394"; the OCR read "3-7394". The box covers
+    # the six characters hidden as printed ("591-92"), its mark too.
+    words, spans = _spans(
+        ("Phone: 591.923.7394", (40, 40, 400, 64)),
+        ("CONFIDEN", (280, 760, 660, 826)),
+        ("maintenance 3-7394 meeting", (360, 800, 806, 824)),
+    )
+    phones = [(s.type, words[s.words[0]].text, s.hidden_before) for s in spans if s.hidden_before]
+    assert phones == [("PHONE_NUMBER", "3-7394", 6)]
 
 
 def test_a_codes_digits_printed_without_its_letters_are_marked_over_them():

@@ -21,7 +21,7 @@ import re
 from redact_agent.local.layout import Segment
 from redact_agent.local.names import is_person_name
 from redact_agent.local.spans import PageText, Recogniser, Span, next_label
-from redact_agent.local.vocabulary import FIELD_WORDS, words
+from redact_agent.local.vocabulary import FIELD_WORDS, split_field_word, words
 
 _CUE_WORDS = (
     r"inc|llc|l\.l\.c|ltd|corp|corporation|co|company|group|media|committee|campaign|pac|party|associates|"
@@ -73,7 +73,8 @@ _CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$
 def has_name_part(text: str) -> bool:
     """Something besides cue words and field words names it."""
     tokens = words(text)
-    return any(t.casefold().strip(".-'&") not in _CUE_SET | FIELD_WORDS and len(t) > 1 for t in tokens)
+    named = any(t.casefold().strip(".-'&") not in _CUE_SET | FIELD_WORDS and len(t) > 1 for t in tokens)
+    return named and not split_field_word(text)
 
 
 def is_organization(text: str) -> bool:

@@ -25,7 +25,9 @@ FIELD_WORDS = frozenset(
         "page", "pages", "schedule", "schedules", "national", "local", "regional", "political", "co-op", "coop",
         "cable", "digital", "print", "radio", "television", "tv", "external", "internal", "alt", "primary", "secondary",
         "new", "old", "accepted", "approved", "signed", "signature", "plan", "plans", "payable", "receivable",
-        "pending", "tbd", "none", "unknown", "various", "n/a", "ship", "mail", "send"
+        "pending", "tbd", "none", "unknown", "various", "n/a", "ship", "mail", "send",
+        # a stamp's words, which the OCR reads as a field's value where the stamp lies over it
+        "confidential", "received", "copy", "draft", "void", "filed", "duplicate"
     }
 )  # fmt: skip
 # Words of programme titles: names and call letters inside them describe a programme
@@ -43,7 +45,17 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def field_share(text: str) -> float:
-    """The share of `text`'s words that are structure words (1.0 when it has no word)."""
+def split_field_word(text: str) -> bool:
+    """One structure word the OCR read in pieces, large print spaced out or a stamp's letters
+    ("IN VOICE", "CO NFIDENTIAL")."""
     tokens = words(text)
+    return len(tokens) > 1 and "".join(tokens).casefold() in FIELD_WORDS
+
+
+def field_share(text: str) -> float:
+    """The share of `text`'s words that are structure words (1.0 when it has no word, or is one
+    read in pieces: `split_field_word`)."""
+    tokens = words(text)
+    if split_field_word(text):
+        return 1.0
     return sum(t.casefold().strip(".-'") in FIELD_WORDS for t in tokens) / len(tokens) if tokens else 1.0

@@ -97,7 +97,8 @@ _PREFIX_TYPES = {
 # 'O' first as a lowercase one ("oRD-19004"), with a quote after its first letter ("C'ASE-2024-21881"),
 # glued to a lowercase word before it ("quantityCUST-80277"), or split from the rest before its
 # hyphen ("EST -474165"); with its hyphens read as dots where the code has two or more
-# ("CLM.2012.93985"); a prefix of three letters or more with its hyphen read as a space before five
+# ("CLM.2012.93985"), or after a prefix of three letters or more before five digits or more
+# ("INV.39162", blurred); a prefix of three letters or more with its hyphen read as a space before five
 # digits or more ("ORD 4395629"; a state's code before a ZIP code is no prefix: "CT 06510", nor
 # a time zone's "EST" before a number: `labels` reads an estimate's), or lost in small print
 # before as many ("EST124014"; the prefix ends in two letters: "CT", not "CT15", of "CT1500000"); a
@@ -107,7 +108,8 @@ _PREFIX_TYPES = {
 _LOOKALIKES = str.maketrans("015o", "OISO", "'")
 PREFIXED = re.compile(
     rf"(?:(?<![\w-])|(?<=[a-z])(?=[A-Z]{{2}}))(?P<prefix>[A-Z015o]'?[A-Z015]{{1,3}})"
-    rf"(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9])|(?<=[A-Z015]{{3}})(?<!EST) (?=\d{{5,}}(?![\w-]))"
+    rf"(?: ?-|\.(?=[A-Z0-9]+[-.][A-Z0-9])|(?<=[A-Z015]{{3}})\.(?=\d{{5,}}(?![\w-]))"
+    rf"|(?<=[A-Z015]{{3}})(?<!EST) (?=\d{{5,}}(?![\w-]))"
     rf"|(?<=[A-Z]{{2}})(?=\d{{5,}}(?![\w-])))(?=[A-Z0-9-]*\d)"
     rf"[A-Z0-9]+(?:[-.?!'][A-Z0-9]+)*"
     rf"(?=-?{GLUED_WORD}|(?![\w-]))"

@@ -447,6 +447,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("EST -474165", "CONTRACT_NUMBER", "EST -474165"),  # split before its hyphen (documents 898), no label
         ("your attached oRD-19004 team", "CONTRACT_NUMBER", "oRD-19004"),  # its O read lowercase (entities 67)
         ("RE: claim CLM.2012.93985", "CASE_NUMBER", "CLM.2012.93985"),  # hyphens read as dots (entities 524)
+        ("Page 1 of 1 INV.39162", "INVOICE_NUMBER", "INV.39162"),  # and one, blurred (entities 369): no label
         ("order ORD 4395629 and", "CONTRACT_NUMBER", "ORD 4395629"),  # its hyphen lost (entities 837)
         ("support plan EST124014", "CONTRACT_NUMBER", "EST124014"),  # its hyphen lost in small print (837)
         ("see INV626376 attached", "INVOICE_NUMBER", "INV626376"),  # its prefix is no label before a value

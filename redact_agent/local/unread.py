@@ -64,9 +64,11 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     line = max((w.line for w in words), default=-1) + 1
     lines = missed_lines(page_grey, words, inks)
     stamped = _under_stamps(page_grey, words, inks, lines)
-    images = [(_only(page_grey, inks, PRINT), PRINT), (found.page, OTSU)] if lines or stamped else []
+    bare = _without(found.page, printed) if lines or stamped else found.page
+    bare_grey = grey(np.asarray(bare))
+    images = [(_only(bare_grey, inks, PRINT), PRINT), (bare, OTSU)] if lines or stamped else []
     crops = [(box, images) for box in lines]
-    crops += [(box, [(_only(page_grey, inks, CORE), CORE), *images]) for box in stamped]
+    crops += [(box, [(_only(bare_grey, inks, CORE), CORE), *images]) for box in stamped]
     for box, read_on in crops:
         for image, k in read_on:
             again = _snapped(ocr_words(image, ocr, box), inks, k)
@@ -154,6 +156,17 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     height = _height(words) if words else 0.0
     printed = [w for w in words if w.bbox[3] - w.bbox[1] <= TALL * height]
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
+
+
+def _without(page: Image.Image, words: list[Word]) -> Image.Image:
+    """The page with the words read on it made paper: a line's crop shows the detector the line it
+    passed over alone, not the lines beside it, which it reads instead (entities seed 472: a skewed
+    line beside "COPY" whose crop read only the line below it)."""
+    pixels = np.array(page.convert("RGB"))
+    for w in words:
+        x0, y0, x1, y1 = (max(0, int(v)) for v in w.bbox)
+        pixels[y0:y1, x0:x1] = 255
+    return Image.fromarray(pixels)
 
 
 def _only(page_grey: NDArray[np.uint8], inks: Inks | None, k: int) -> Image.Image:

@@ -150,6 +150,18 @@ def test_a_code_under_a_gray_stamp_is_read_in_prints_ink_in_place_of_the_joined_
     assert not [t for t in texts if t.startswith("R-934") and t != "R-9346755"]  # the joined word gives way
 
 
+def test_a_missed_line_is_read_on_its_crop_without_the_lines_read_beside_it():
+    # Synthetic entities seed 472: a skewed line beside "COPY" that the detector passed over; its crop
+    # holds the line below it too, and the detector read that one alone there, not the missed one.
+    page = np.full((1650, 1275), 255, np.uint8)
+    page[850:1150] = np.asarray(Image.open(FIXTURES / "skewed-line-beside-stamp.png").convert("L"))
+    image = Image.fromarray(page).convert("RGB")
+    ocr = RapidOcrEngine()
+    assert "R-1848299" not in [w.text for w in ocr.words(image)]
+    found = [w for w in read(image, ocr).words if w.text == "R-1848299"]
+    assert len(found) == 1 and 1000 < found[0].bbox[1] < found[0].bbox[3] < 1060
+
+
 def test_a_line_read_again_is_one_line_of_words_read_again():
     # Synthetic entities seed 41: a phone under a gray stamp, "(931) 274-7421", read in two tall
     # words; read again on a crop, the one read again that lay partly out of its tall word was kept

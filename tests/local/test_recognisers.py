@@ -467,6 +467,8 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("team Roger 0. Zavala thanks", "PERSON_NAME", "Roger 0. Zavala"),  # an O read as a zero (entities 717)
         ("support Emly R. Chang support", "PERSON_NAME", "Emly R. Chang"),  # a first name one letter off (511)
         ("COPY Kathy Y. Henstey details", "PERSON_NAME", "Kathy Y. Henstey"),  # and a surname (entities 44)
+        ("Attn Jam es Q. Morgan date", "PERSON_NAME", "Jam es Q. Morgan"),  # a first name read in two (472)
+        ("team Ashley Sh aw will", "PERSON_NAME", "Ashley Sh aw"),  # and a surname (entities 837)
     ],
 )
 def test_values_the_ocr_misread_in_part(line, type_, value):

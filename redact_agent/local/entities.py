@@ -62,11 +62,13 @@ CITY_LINE = re.compile(
 # A city line as the OCR may misread it, under a street line of its block: a state's letter read
 # as a digit or one too many ("New Aliciatown, M1 66029", "South Isaiah. MII 66864"), the state
 # glued to the city or the ZIP, split or lost ("North ElizabethbergDE", "Martinport, OK54573", "A R",
-# "Eaat Stephanie. 65193"), a ZIP's digit lost, read as '+' or 'O', or split ("AL 2601", "VT 851 44").
+# "Eaat Stephanie. 65193"), a ZIP's digit lost, read as '+' or 'O', or split ("AL 2601", "VT 851 44"),
+# a mark or a stamp's letters glued to it ("PW 68746D", "ID 3882RE"); the city's O read as a zero
+# ("0lsonland, NJ 11710").
 _READ_STATE = r"(?:(?=[A-Z0-9]{0,2}[A-Z])[A-Z0-9]{2,3}|[A-Z] [A-Z])"  # a letter at least: no day of a date
 _READ_CITY_LINE = re.compile(
-    rf"^[A-Za-z][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?['’]?\s*)?"
-    r"\d(?:\s?[\d+O]){3,4}(?:-\d{4})?$"
+    rf"^[A-Za-z0][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?['’]?\s*)?"
+    r"\d(?:\s?[\d+O]){3,4}(?:-\d{4})?[A-Za-z]{0,2}$"
 )
 _TITLES = re.compile(
     r"^(?:(?:senior|sr\.?|junior|jr\.?|assistant|associate|executive|chief|general|regional|national|local)\s+)*"
@@ -164,13 +166,14 @@ def _street_start(seg: Segment, segs: list[Segment], words: list[Word]) -> int |
         text,
         re.IGNORECASE,
     ):
-        rest = text[m.start() :]
+        rest = text[m.start() : next_label(text, m.start())]  # the next field's label ends it ("... Plate:")
         if is_street_line(rest):
             return m.start()
         before = text[: m.start()].rstrip()
         after_label = not before or before.endswith(":") or field_share(before) == 1.0  # "Ship to 90130 ..."
         if after_label and (_tags_as_street(rest) or _NUMBER_LED.match(rest)):
-            street = part(seg, seg.cuts(m.start(), len(seg.text))[0], words)
+            run, glued, _ = seg.cuts(m.start(), len(seg.text))
+            street = part(seg, run, words, cut_left=glued)
             if _over_city_line(street, segs):
                 return m.start()
     return None
@@ -184,7 +187,7 @@ def _address_blocks(segs: list[Segment], words: list[Word]) -> list[Span]:
             continue
         # a label glued to it ("to:1024 Johnson Hill"); the next field's label ends it ("... Apt. 618 VIN: 22UX729")
         first, label, _ = seg.cuts(start, next_label(seg.text, start))
-        street = part(seg, first, words)
+        street = part(seg, first, words, cut_left=label)
         block_words = list(first)
         if start == 0:  # a suite line printed over its street line (and no label before it)
             over = above(seg, segs, max_lines=2.0)

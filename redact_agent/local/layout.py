@@ -9,7 +9,7 @@ back to the OCR words whose boxes make the prediction (`Segment.cuts`).
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from redact_agent.boxes import union_box
@@ -82,9 +82,16 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
     return Segment(index, tuple(run), text, tuple(starts), tuple(ends), tuple(words[i].bbox for i in run), line)
 
 
-def part(seg: Segment, run: tuple[int, ...], words: list[Word]) -> Segment:
-    """The segment made of some of `seg`'s words (its geometry then ignores the rest)."""
-    return _segment(seg.index, list(run), words, seg.line)
+def part(seg: Segment, run: tuple[int, ...], words: list[Word], cut_left: int = 0) -> Segment:
+    """The segment made of some of `seg`'s words (its geometry then ignores the rest), the box of
+    the first narrowed by its first `cut_left` characters' share of it (a label the OCR glued to
+    the value: "Address:7092 Scott Valleys" starts where "7092" does)."""
+    made = _segment(seg.index, list(run), words, seg.line)
+    if not cut_left or not run:
+        return made
+    x0, y0, x1, y1 = made.boxes[0]
+    first = (x0 + (x1 - x0) * cut_left / max(1, len(words[run[0]].text)), y0, x1, y1)
+    return replace(made, boxes=(first, *made.boxes[1:]))
 
 
 def right_of(seg: Segment, segs: list[Segment], max_gap: float = 500) -> Segment | None:

@@ -115,7 +115,8 @@ def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_
     # as the OCR read them under their street lines on synthetic documents 241, 898, 419, 307, 457
     ["Martinport, OK54573", "Nat ali eburgh, VT 851 44", "South Isaiah. MII 66864", "Eaat Stephanie. 65193",
      "North ElizabethbergDE 90+19", "New Valerie, AK08856", "South Thomas, A R 28387",
-     "Blackchester. DC' 56623"],  # and 410, a speck after the state read as a quote
+     "Blackchester. DC' 56623",  # and 410, a speck after the state read as a quote
+     "Riceside, PW 68746D", "0lsonland, NJ 11710"],  # a mark after the ZIP (882), the city's O a zero (109)
 )  # fmt: skip
 def test_a_city_line_misread_more_ways_joins_its_street_line(city):
     words = rows(("0679 Phillip Landing Suite 635", (155, 137, 308, 158)), (city, (155, 155, 300, 176)))
@@ -151,6 +152,13 @@ def test_a_street_line_read_on_one_line_with_the_next_field_ends_at_its_label():
     )
     blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
     assert blocks == ["5988 Hannah Mission Apt. 618\nJeffreyview, MS 85644"]
+    # Entities seed 789: "Ship to: 7954 Elizabeth Meadow Apt. 166", then "Plate: ..." on the line.
+    words = rows(
+        ("Ship to: 7954 Elizabeth Meadow Apt. 166 Plate: TSV3HA5B6UD0T6941", (118, 372, 750, 413)),
+        ("New Teresa, CT 43341", (259, 418, 638, 456)),
+    )
+    blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
+    assert blocks == ["7954 Elizabeth Meadow Apt. 166\nNew Teresa, CT 43341"]
 
 
 @pytest.mark.parametrize("box", ["P.0. Bo× 2814", "P.O. Bom 3018"])  # entities seeds 433 and 67
@@ -172,6 +180,12 @@ def test_a_street_line_glued_to_its_label_leaves_the_label_out():
     words = rows(("Ship to:1024 Johnson Hill", (100, 100, 500, 124)), ("Denisestad, RI 08448", (196, 128, 460, 152)))
     blocks = [s for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
     assert [value_of(s, words) for s in blocks] == ["1024 Johnson Hill\nDenisestad, RI 08448"]
+    # Documents seed 901: "Address:7092" read as one word, its city line under "7092", not under the label.
+    words = rows(
+        ("Address:7092 Scott Valleys", (153, 799, 680, 843)), ("Hutchinsonborough, ND 39577", (342, 846, 917, 895))
+    )
+    blocks = [s for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]
+    assert [value_of(s, words) for s in blocks] == ["7092 Scott Valleys\nHutchinsonborough, ND 39577"]
 
 
 def test_a_name_probablepeople_calls_a_company_without_any_company_word_is_a_name():

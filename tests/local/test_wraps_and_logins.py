@@ -140,8 +140,10 @@ def test_digits_either_side_of_a_break_that_no_phone_is_printed_as_are_not_joine
 
 
 @pytest.mark.parametrize(
-    "token", ["bmorris", "ericzimmerman", "wangchristopher", "gutierrezhannah", "john.smith", "hannah1987"]
-)
+    "token",
+    ["bmorris", "ericzimmerman", "wangchristopher", "gutierrezhannah", "john.smith", "hannah1987",
+     "leetony", "katelynhayes"],  # a short surname first (entities 433), a rarer first name (789)
+)  # fmt: skip
 def test_logins_made_of_names(token):
     assert is_login(token)
 
@@ -155,6 +157,18 @@ def test_a_login_ends_a_contact_line_and_not_a_line_of_running_text():
     assert ("ONLINE_ID", "bmorris") in _resolved(("Tel. 914.656.9452 bmorris", (40, 100, 400, 114)))
     running = _resolved(("please call 914.656.9452 today and ask the desk for bmorris", (40, 100, 900, 114)))
     assert not any(t == "ONLINE_ID" for t, _ in running)
+
+
+def test_a_login_alone_at_the_end_of_a_line_among_fields():
+    # Entities seed 865: "Bill to: Webb-Knapp", then far right "davissteven"; documents seed 307:
+    # "gsalazar" alone on a line between "Date: 2021-03-12" and "Agency: Larson, Lawson and Morgan".
+    row = _resolved(("Bill to: Webb-Knapp", (40, 100, 300, 124)), ("davissteven", (500, 100, 640, 124)))
+    assert ("ONLINE_ID", "davissteven") in row
+    lines = (("Date: 2021-03-12", (40, 100, 200, 124)), ("gsalazar", (40, 128, 130, 152)))
+    assert ("ONLINE_ID", "gsalazar") in _resolved(*lines, ("Agency: Larson and Morgan", (40, 156, 300, 180)))
+    # a word that splits into names alone at the end of a line, no field near it: no login
+    prose = (("the reports are all in the folder and", (40, 100, 600, 124)), ("thanks", (700, 100, 770, 124)))
+    assert not any(t == "ONLINE_ID" for t, _ in _resolved(*prose))
 
 
 def test_a_hash_glued_to_a_numbers_digits_is_printed_as_the_value_and_a_labels_is_not():

@@ -511,8 +511,11 @@ def _glued_value(
     seg: Segment, words: list[Word], j: int, m: re.Match[str], label: str, hit: tuple[str, Callable[[str], bool]]
 ) -> list[Span]:
     """The value glued to a label in the segment's `j`-th word. A value in words ("Attn:John
-    Smith") runs on over the next words, up to the next label, as far as its type accepts."""
+    Smith") runs on over the next words, up to the next label, as far as its type accepts, and a
+    licence plate over the next word ("Plate:5K 3Y4PNF")."""
     ends: Sequence[int] = (j + 1,)
+    if hit[0] == "VEHICLE_ID":  # a plate in two groups ("Plate:5K 3Y4PNF")
+        ends = range(min(len(seg.words), j + 2), j, -1)
     if m.re is _GLUED_WORDS:
         stop = next((e for e in range(j + 1, len(seg.words)) if _is_label(words[seg.words[e]].text)), len(seg.words))
         ends = range(min(stop, j + 4), j, -1)

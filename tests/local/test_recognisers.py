@@ -281,6 +281,7 @@ def test_a_label_without_its_colon_takes_only_a_code(line):
         ("Statement:#774735", "INVOICE_NUMBER", "#774735"),  # the '#' after the colon is printed with the value
         ("Order12345678 Flight", "CONTRACT_NUMBER", "12345678"),
         ("Attn:John Smith Phone: 312-555-0199", "PERSON_NAME", "John Smith"),
+        ("Plate:5K 3Y4PNF", "VEHICLE_ID", "5K 3Y4PNF"),  # a plate in two groups (entities 511)
     ],
 )
 def test_a_label_the_ocr_glued_to_its_value(line, type_, value):

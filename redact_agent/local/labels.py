@@ -152,7 +152,8 @@ LABELS: list[tuple[re.Pattern[str], str, Callable[[str], bool]]] = [
             r"attn|attention|contact|buyer(?:\s+name)?|buying\s+contact|billing\s+contact|primary\s+ae|"
             r"account\s+exec(?:utive)?|ae|salesperson|sales\s*person|entered\s+by|prepared\s+by|requested\s+by|"
             r"submitted\s+by|approved\s+by|assistant|client\s+name|customer\s+name|employee\s+name|patient\s+name|"
-            r"name|from|to|cc|bcc|sender|recipient",
+            r"name|from|to|cc|bcc|sender|recipient|employee|patient|applicant|claimant|insured|policy\s*holder|"
+            r"beneficiary|tenant|witness",
             "PERSON_NAME",
             _name,
         ),

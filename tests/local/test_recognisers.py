@@ -521,6 +521,12 @@ def test_a_name_fields_value_with_a_mark_glued_on_or_a_users_code(line, type_, v
     assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))
 
 
+def test_a_persons_role_as_a_label_has_the_persons_name_below_it():
+    # Entities seed 472: "Employee:" over "Skinner, Connor", a first name the 1990 census lacks.
+    words = rows(("Employee:", (169, 241, 332, 284)), ("Skinner, Connor", (169, 293, 443, 333)))
+    assert ("PERSON_NAME", "Skinner, Connor") in spans(words)
+
+
 def test_an_estimate_number_inside_a_line_and_who_signs_it_off():
     line = "Comments: NEW ORDER FOR HAGERTY FOR SENATE EST 724730; PLEASE CONFIRM THANKS, FRAN"
     found = spans(rows((line, (40, 40, 900, 64))))

@@ -311,7 +311,7 @@ Lone = Literal["no", "surname", "after a title"]
 
 def _lone(surname: str) -> Lone:
     """How a surname printed alone is the person's: anywhere, or, a form word ("Weeks", "Price"),
-    only after a title ("Mr. Weeks")."""
+    only after a title ("Mr. Weeks") or inside running text (`_in_prose`)."""
     return "after a title" if surname.casefold() in FIELD_WORDS else "surname"
 
 
@@ -389,6 +389,15 @@ def _before(words: list[Word], i: int) -> str:
     return words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
 
 
+def _in_prose(words: list[Word], i: int) -> bool:
+    """Word `i` comes after a lowercase word on its line and before another or its line's end,
+    inside running text, where a form word is printed lowercase: its capital is a name's ("within
+    licence Price")."""
+    after = words[i + 1].text if i + 1 < len(words) and words[i + 1].line == words[i].line else ""
+    before = _before(words, i)
+    return before.isalpha() and before.islower() and (not after or (after.isalpha() and after.islower()))
+
+
 def spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
     """Where a found value is printed in `text`, in any of its forms (`_forms`); a name the OCR
     read glued is searched for as printed apart (`_unglued`)."""
@@ -401,7 +410,7 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
             elif (
                 words[ws[0]].text[left:].lstrip(EDGE)[:1].isupper()  # "statusCollins": glued, its own capital
-                and (lone == "surname" or _titled(words, ws[0]))
+                and (lone == "surname" or _titled(words, ws[0]) or _in_prose(words, ws[0]))
                 and _short_alone(words, ws[0], tokens[0])
             ):
                 whole = _first_name_before(words, ws[0])  # the name whole, its first name too

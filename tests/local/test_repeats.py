@@ -94,13 +94,16 @@ def test_a_surname_that_is_a_form_word_or_lowercase_is_not_marked_alone():
     assert not any(text in ("Price", "huang") for _, text, _ in found)
 
 
-def test_a_surname_that_is_a_form_word_is_marked_alone_after_a_title():
+def test_a_surname_that_is_a_form_word_is_marked_alone_after_a_title_or_in_running_text():
     # Synthetic documents seed 89: "Justin Weeks", then "... returned we Mr. Weeks".
     words, spans = _spans(
         ("Attn: Mary Price", (40, 40, 300, 64)), ("call Mr. Price or Unit Price", (40, 400, 500, 424))
     )
     alone = [s.words for s in spans if s.type == "PERSON_NAME" and len(s.words) == 1]
     assert [words[i].text for i in (5, 8)] == ["Price", "Price"] and alone == [(5,)]  # "Mr. Price", not "Unit Price"
+    # Entities seed 472: "Joshua Price", then "... within licence Price" ending a line of running text.
+    words, spans = _spans(("Attn: Joshua Price", (40, 40, 300, 64)), ("within licence Price", (40, 400, 500, 424)))
+    assert [(s.type, words[s.words[0]].text) for s in spans if s.source == "repeat"] == [("PERSON_NAME", "Price")]
 
 
 def test_a_surname_printed_after_a_rare_first_name_is_marked_with_it():

@@ -397,10 +397,17 @@ _SIGN_OFF = re.compile(
 )
 
 
+_GREETED_I = re.compile(r"^((?:Dear|Hello|Hi|Attention)\s+)l(?=[a-z]+\b)")  # "Hello lan I. Green": Ian's I read l
+
+
 def _greeting(seg: Segment) -> list[Span]:
     """The person a letter or e-mail is addressed to: "Dear Ms. Holstein," (the name without its
-    honorific, spec/annotation.md), "Hello Matthew Johnson"; and who signs it off ("Thanks, Fran")."""
-    m = _GREETING.match(seg.text)
+    honorific, spec/annotation.md), "Hello Matthew Johnson", a first name's I read as an l ("Hello
+    lan I. Green"); and who signs it off ("Thanks, Fran")."""
+    text = _GREETED_I.sub(r"\1I", seg.text)
+    m = _GREETING.match(text)
+    if m is not None and text != seg.text and not is_first_name(m.group("name").split()[0]):
+        return []
     if m is None:
         m = _SIGN_OFF.search(seg.text)
         if m is None or not is_first_name(m.group("name").split()[0]):

@@ -521,6 +521,12 @@ def test_a_name_fields_value_with_a_mark_glued_on_or_a_users_code(line, type_, v
     assert (type_, value) in spans(rows((line, (40, 40, 500, 64))))
 
 
+def test_a_greeted_first_names_i_read_as_an_l():
+    # Entities seed 44: "Hello Ian I. Green" read "Hello lan I. Green"; "Iovely" is no first name.
+    assert ("PERSON_NAME", "lan I. Green") in spans(rows(("Hello lan I. Green", (40, 40, 400, 64))))
+    assert not any(t == "PERSON_NAME" for t, _ in spans(rows(("Hello lovely,", (40, 40, 400, 64)))))
+
+
 def test_a_persons_role_as_a_label_has_the_persons_name_below_it():
     # Entities seed 472: "Employee:" over "Skinner, Connor", a first name the 1990 census lacks.
     words = rows(("Employee:", (169, 241, 332, 284)), ("Skinner, Connor", (169, 293, 443, 333)))

@@ -60,14 +60,15 @@ def _code_kind(label: str) -> str | None:
 # digit run ("C75334", "HX-21-809494"; an ad's ISCI code, "PEPA0230H", has four and a letter
 # after; a quote the OCR reads after the first, "C'734514", and a middle dot for a hyphen,
 # "S·922327"); '#' before five or more digits ("#907193"); either with the next word's lowercase
-# letters glued on, the space lost ("M6306101service"). Agency,
+# letters glued on, the space lost ("M6306101service"), or the word before's ("consultingM4093300"). Agency,
 # account and reference codes: a CUSTOMER_ID, the commonest code on such forms, unless their field
 # is a product or brand. A year with a prefix ("FY2020", "Q42020") is no code. A bare number of
 # 11 to 19 digits that no phone recogniser took is printed as bank accounts and cards are: a
 # FINANCIAL_ACCOUNT (no amount, count or date has so many digits without separators).
 SLASH_CODE = re.compile(r"(?<![\w/])(?=[A-Z0-9/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])")
 _CAPS_CODE = re.compile(
-    rf"(?<![\w/#-])(?:[A-Z]'?[A-Z]{{0,2}}(?:[-·]\d{{2}})?[-·]?\d{{4,}}|#\d{{5,}})(?={GLUED_WORD}|(?![\w/-]))"
+    rf"(?:(?<![\w/#-])|(?<=[a-z]{{2}}))(?:[A-Z]'?[A-Z]{{0,2}}(?:[-·]\d{{2}})?[-·]?\d{{4,}}|#\d{{5,}})"
+    rf"(?={GLUED_WORD}|(?![\w/-]))"
 )
 _LONG_NUMBER = re.compile(r"(?<![\w/#.,$-])\d{11,19}(?![\w/-]|[.,]\d)")
 _SHAPES = (

@@ -453,6 +453,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("support plan EST124014", "CONTRACT_NUMBER", "EST124014"),  # its hyphen lost in small print (837)
         ("see INV626376 attached", "INVOICE_NUMBER", "INV626376"),  # its prefix is no label before a value
         ("quantityCUST-80277 due", "CUSTOMER_ID", "CUST-80277"),  # glued to the word before (entities 865)
+        ("consultingM4093300 description", "CUSTOMER_ID", "M4093300"),  # and a code by its shape (369)
         ("case C'ASE-2024-21881 open", "CASE_NUMBER", "C'ASE-2024-21881"),  # a C's tip read as a quote (entities 67)
         ("amount 56S-340-9519 report", "PHONE_NUMBER", "56S-340-9519"),  # small print's 8 read as S (entities 44)
         ("Driver's Lie. 061-S6-9337", "GOVERNMENT_ID", "061-S6-9337"),  # and in a social security number (865)

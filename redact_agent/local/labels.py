@@ -348,11 +348,20 @@ def _is_label(text: str) -> bool:
     return text.rstrip().endswith(":") or label_type(text) is not None
 
 
+# a code's field with no colon: a label ending in its number's word, then the code ("Case No. CASE-2018-29127")
+_NUMBERED = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z ]{0,24}?\s(?:no\.?|#|number))\s+[A-Za-z0-9#][\w#/.-]*\d[\w/.-]*$", re.I
+)
+
+
 def _another_field(text: str) -> bool:
     """A label's neighbour that is a field of its own (`_INNER_LABEL`), a colon and a space between
     its label and its value ("Web:" beside "Agency: Sanchez-Schmidt" across the page, its value
-    below it); a value that opens with a label glued to it ("CPE:MBLM/MBLM/0110") is a value
+    below it), or a code after its label's number word (`_NUMBERED`: "Case No. CASE-2018-29127"
+    under "Agency:"); a value that opens with a label glued to it ("CPE:MBLM/MBLM/0110") is a value
     (`_value_spans`)."""
+    if (numbered := _NUMBERED.match(text)) is not None and label_type(numbered["label"]) is not None:
+        return True
     m = _INNER_LABEL.match(text)
     glue = text[m.end("label") : m.start("value")] if m else ""
     return m is not None and ":" in glue and glue[-1].isspace() and label_type(m["label"]) is not None

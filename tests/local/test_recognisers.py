@@ -208,6 +208,14 @@ def test_a_web_address_under_its_label_beside_another_field_is_an_online_id():
     assert ("ONLINE_ID", "kspencer") in spans(words)
 
 
+def test_a_code_after_its_labels_number_word_is_no_value_of_a_label_over_it():
+    # Entities seed 789: "Agency:" ending a line, "Case No. CASE-2018-29127" under it, taken for
+    # the agency's name.
+    words = rows(("Agency:", (465, 320, 520, 345)), ("Case No. CASE-2018-29127", (465, 350, 661, 368)))
+    kept = {(s.type, value_of(s, words)) for s in resolve(recognise(PageText.of(words)), words)}
+    assert kept == {("CASE_NUMBER", "CASE-2018-29127")}
+
+
 @pytest.mark.parametrize(
     "line, type_, value",
     [

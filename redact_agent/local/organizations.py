@@ -12,6 +12,8 @@
   groups, rep firms, traffic and ratings software, card networks. Domain knowledge, not drawn
   from any page of the dev or check sets.
 - "Name (code)": the name, and the code without its brackets (a CUSTOMER_ID).
+- A firm named by its partners' surnames, a line of its own ("Petersen, Johnson and Bailey",
+  "Smith & Jones"): common census surnames joined by commas and "and" or "&".
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 
 from redact_agent.local.layout import Segment
-from redact_agent.local.names import is_person_name
+from redact_agent.local.names import is_common_surname, is_person_name
 from redact_agent.local.spans import PageText, Recogniser, Span, next_label
 from redact_agent.local.vocabulary import FIELD_WORDS, split_field_word, words
 
@@ -27,7 +29,7 @@ _CUE_WORDS = (
     r"inc|llc|l\.l\.c|ltd|corp|corporation|co|company|group|media|committee|campaign|pac|party|associates|"
     r"partners|services|advertising|agency|broadcasting|broadcast|television|communications|network|networks|"
     r"news|foundation|association|union|university|college|bank|holdings|strategies|consulting|enterprises|"
-    r"industries|solutions|technologies|worldwide|international"
+    r"industries|solutions|technologies|worldwide|international|plc"
 )
 ORG_CUES = re.compile(
     rf"\b(?:{_CUE_WORDS}|friends\s+of|for\s+(?:congress|senate|governor|president|mayor|america|us|state|judge|"
@@ -67,6 +69,8 @@ _REP_FIRM = re.compile(
     re.IGNORECASE,
 )
 _PLACE_AFTER = re.compile(r"(?:/|,\s*[A-Z][A-Za-z.' ]*\s(?:[A-Z]{2}|D\.\s?C\.)$)")
+_SURNAME = r"[A-Z][A-Za-z'-]+"
+_FIRM = re.compile(rf"{_SURNAME}(?:, {_SURNAME})*,? (?:and|&) {_SURNAME}")  # "Petersen, Johnson and Bailey"
 _CODE_AFTER = re.compile(r"^(?P<name>.*\S)\s+\((?P<code>[A-Za-z]{0,3}\d{2,})\)?$")  # the form may clip ")"
 
 
@@ -161,6 +165,10 @@ def find(text: PageText) -> list[Span]:
         if CAMPAIGN.fullmatch(raw) and has_name_part(raw):
             at = seg.text.index(raw)
             out += _span(seg, at, at + len(raw), 0.65, "campaign")
+            continue
+        if _FIRM.fullmatch(raw) and all(is_common_surname(w) for w in re.findall(r"[A-Za-z'-]+", raw) if w != "and"):
+            at = seg.text.index(raw)
+            out += _span(seg, at, at + len(raw), 0.55, "partners")
             continue
         out += _cued(seg)
         for m in GAZETTEER.finditer(seg.text):

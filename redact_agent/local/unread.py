@@ -64,22 +64,35 @@ def read(page: Image.Image, ocr: OcrEngine) -> Upright:
     line = max((w.line for w in words), default=-1) + 1
     lines = missed_lines(page_grey, words, inks)
     stamped = _under_stamps(page_grey, words, inks, lines)
-    bare = _without(found.page, printed) if lines or stamped else found.page
-    bare_grey = grey(np.asarray(bare))
-    images = [(_only(bare_grey, inks, PRINT), PRINT), (bare, OTSU)] if lines or stamped else []
+    images = [(_only(page_grey, inks, PRINT), PRINT), (found.page, OTSU)] if lines or stamped else []
     crops = [(box, images) for box in lines]
-    crops += [(box, [(_only(bare_grey, inks, CORE), CORE), *images]) for box in stamped]
+    crops += [(box, [(_only(page_grey, inks, CORE), CORE), *images]) for box in stamped]
+    bare: list[tuple[Image.Image, int]] = []
     for box, read_on in crops:
-        for image, k in read_on:
-            again = _snapped(ocr_words(image, ocr, box), inks, k)
-            new = ~_read_already(as_array([w.bbox for w in again]), as_array([w.bbox for w in printed + more]))
-            more += [
-                Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
-            ]
-            line += max((w.line for w in again), default=0) + 1
+        got, line = _read_crop(ocr, box, read_on, inks, printed + more, line)
+        if not got:  # the detector read only lines read already on the crop: again without them
+            bare = bare or _bare(found.page, printed, inks)
+            got, line = _read_crop(ocr, box, bare, inks, printed + more, line)
+        more += got
     gone = _superseded(tall, more)
     kept = [w for w in words if w not in gone]
     return found._replace(words=kept + _continued(kept, more))
+
+
+def _read_crop(
+    ocr: OcrEngine, box: Box, read_on: list[tuple[Image.Image, int]], inks: Inks | None, before: list[Word], line: int
+) -> tuple[list[Word], int]:
+    """The words read on `box` of each image of `read_on` (of ink `k`) that were not read `before`,
+    on lines numbered from `line`; and the number of the line after them."""
+    out: list[Word] = []
+    for image, k in read_on:
+        again = _snapped(ocr_words(image, ocr, box), inks, k)
+        new = ~_read_already(as_array([w.bbox for w in again]), as_array([w.bbox for w in before + out]))
+        out += [
+            Word(w.text, w.bbox, w.confidence, line + w.line, w.block) for w, n in zip(again, new, strict=True) if n
+        ]
+        line += max((w.line for w in again), default=0) + 1
+    return out, line
 
 
 def _snapped(words: list[Word], inks: Inks | None, k: int) -> list[Word]:
@@ -158,15 +171,19 @@ def split(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return printed, [w for w in words if w.bbox[3] - w.bbox[1] > TALL * height]
 
 
-def _without(page: Image.Image, words: list[Word]) -> Image.Image:
-    """The page with the words read on it made paper: a line's crop shows the detector the line it
-    passed over alone, not the lines beside it, which it reads instead (entities seed 472: a skewed
-    line beside "COPY" whose crop read only the line below it)."""
+def _bare(page: Image.Image, words: list[Word], inks: Inks | None) -> list[tuple[Image.Image, int]]:
+    """The page with the words read on it made paper, in print's ink and as printed: where a line's
+    crop read only lines read already, the detector sees the line it passed over alone on it, not
+    the lines beside it, which it reads instead (entities seed 472: a skewed line beside "COPY"
+    whose crop read only the line below it). Not read so first: a crop's reading changes with what
+    else it shows, and a line read well beside the print read before (a date under "DOB:" and a
+    stamp's "E") can then be read worse."""
     pixels = np.array(page.convert("RGB"))
     for w in words:
         x0, y0, x1, y1 = (max(0, int(v)) for v in w.bbox)
         pixels[y0:y1, x0:x1] = 255
-    return Image.fromarray(pixels)
+    bare = Image.fromarray(pixels)
+    return [(_only(grey(pixels), inks, PRINT), PRINT), (bare, OTSU)]
 
 
 def _only(page_grey: NDArray[np.uint8], inks: Inks | None, k: int) -> Image.Image:

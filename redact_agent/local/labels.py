@@ -28,7 +28,7 @@ from redact_agent.local.names import (
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE, prefixed_type
 from redact_agent.local.places import is_market, is_place
-from redact_agent.local.spans import PageText, Recogniser, Span
+from redact_agent.local.spans import PageText, Recogniser, Span, as_initial
 from redact_agent.local.vocabulary import field_share
 from redact_agent.tools.ocr import Word
 
@@ -67,6 +67,7 @@ def _name(v: str) -> bool:
         first = parts[-1] if "," in v else parts[0]
         return is_common_first_name(first) and is_person_name(v.title())
     v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
+    v = " ".join(as_initial(w) for w in v.split())  # "Lindsey 0. Howard": a middle initial read as a digit
     v = _MARK_AFTER.sub("", v)  # "BRADLEY PHILIPPS2": a footnote's mark or a typo, printed with the name
     words = v.replace(",", " ").split()
     shaped = 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words) and not re.search(r"\d", v)

@@ -168,7 +168,7 @@ HIDDEN_PART = 3  # the fewest characters of a code printed beside a stamp's lett
 def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
     """Words printing a part of a code or phone that a stamp's letters hide the rest of, with the
     characters hidden before and after the word as printed: the word is the value's first or last
-    `HIDDEN_PART` characters or more, all but two or more of it, and a stamp's word
+    `HIDDEN_PART` characters or more, a digit among them, all but two or more of it, and a stamp's word
     (`unread.split`) overlaps its rows beside it, over as many characters as are hidden ("M16" of
     "M1651912" under "CONFIDENTIAL", which the OCR read no further; "212" of "C704212" after
     "APPROVED"; "3-7394" of "591.923.7394", its "591-92" under "CONFIDENTIAL")."""
@@ -178,7 +178,7 @@ def _hidden(text: PageText, value: str) -> list[tuple[int, int, int]]:
         for size in range(HIDDEN_PART, len(want) - 1)
         for before, part in ((0, want[:size]), (len(want) - size, want[-size:]))
         for run in text.alnum_runs.get(part, [])
-        if len(run) == 1
+        if len(run) == 1 and any(c.isdigit() for c in part)  # letters alone are a prefix, or a label ("Dept")
     )
     stamps = [w.bbox for w in split(text.words)[1]] if parts else []
     out = []

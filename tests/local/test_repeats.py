@@ -331,6 +331,9 @@ def test_a_code_a_stamp_hides_part_of_is_marked_over_the_stamp_from_the_part_pri
     )
     phones = [(s.type, words[s.words[0]].text, s.hidden_before) for s in spans if s.hidden_before]
     assert phones == [("PHONE_NUMBER", "3-7394", 6)]
+    # Entities seed 79: "Dept code: DEPT-178" beside "CONFIDENTIAL"; the label's "Dept" is no part of the code.
+    words, spans = _spans(("CONFIDENTIAL", (570, 830, 1184, 904)), ("Dept code: DEPT-178", (627, 892, 862, 922)))
+    assert not [s for s in spans if s.hidden or s.hidden_before]
 
 
 def test_a_codes_digits_printed_without_its_letters_are_marked_over_them():

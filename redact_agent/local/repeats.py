@@ -278,7 +278,7 @@ def _short_alone(words: list[Word], i: int, surname: str) -> bool:
     if len(surname) > SHORT_SURNAME:
         return True
     before = _before(words, i)
-    alone = before == "" and (i + 1 == len(words) or words[i + 1].line != words[i].line)
+    alone = before == "" and _after(words, i) == ""
     inside = before != "" and not before.endswith((".", "!", "?", ":"))
     return words[i].text.strip(EDGE) == surname and (inside or alone)
 
@@ -389,12 +389,16 @@ def _before(words: list[Word], i: int) -> str:
     return words[i - 1].text if i > 0 and words[i - 1].line == words[i].line else ""
 
 
+def _after(words: list[Word], i: int) -> str:
+    """The text of the word after word `i` on its line ("" for its line's last word)."""
+    return words[i + 1].text if i + 1 < len(words) and words[i + 1].line == words[i].line else ""
+
+
 def _in_prose(words: list[Word], i: int) -> bool:
     """Word `i` comes after a lowercase word on its line and before another or its line's end,
     inside running text, where a form word is printed lowercase: its capital is a name's ("within
     licence Price")."""
-    after = words[i + 1].text if i + 1 < len(words) and words[i + 1].line == words[i].line else ""
-    before = _before(words, i)
+    before, after = _before(words, i), _after(words, i)
     return before.isalpha() and before.islower() and (not after or (after.isalpha() and after.islower()))
 
 

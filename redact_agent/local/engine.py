@@ -10,12 +10,13 @@ what is redacted.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from PIL import Image
 
 from redact_agent.boxes import union_box
+from redact_agent.linking import CODE_TYPES
 from redact_agent.local import (
     entities,
     handles,
@@ -148,16 +149,30 @@ def find_spans(text: PageText, policy: Policy) -> list[Span]:
     terms, resolved."""
     spans = recognise(text)
     again = repeats(resolve(spans, text.words), text)
-    spans = _outread(spans, again) + again + _deny(policy, text)
-    return resolve(spans, text.words)
+    return resolve(_outread(spans, again) + _deny(policy, text), text.words)
 
 
 def _outread(spans: list[Span], again: list[Span]) -> list[Span]:
-    """The recognisers' spans less those whose words a repeat of their type holds, and more: the
-    value read further ("REF-202", a code by its prefix, of "REF-202 4205 60", found printed whole
-    elsewhere on the page), which would outscore the repeat."""
-    longer = [(r.type, set(r.words)) for r in again]
-    return [s for s in spans if not any(t == s.type and set(s.words) < words for t, words in longer)]
+    """The recognisers' spans and their repeats, less those whose words a repeat of their type, or
+    of another code type, holds and more: the value read further ("REF-202", a code by its prefix,
+    of "REF-202 4205 60", found printed whole elsewhere on the page), which would outscore the
+    repeat. That repeat takes the type of the surest span it reads further where that is surer
+    than itself: its cue named the value ("#3403", the value of 'Invoice No.', of "#3403 519",
+    found further down as "#3403519", a code by its shape)."""
+
+    def further(longer: Span, s: Span) -> bool:
+        alike = longer.type == s.type or {longer.type, s.type} <= CODE_TYPES
+        return alike and set(s.words) < set(longer.words)
+
+    out = []
+    for s in spans + again:
+        if any(further(r, s) for r in again):
+            continue
+        surest = max((t for t in spans + again if further(s, t)), key=lambda t: t.score, default=None)
+        if surest is not None and surest.score > s.score:
+            s = replace(s, type=surest.type, reason=f"{s.reason}; its type as {surest.reason or surest.source}")
+        out.append(s)
+    return out
 
 
 class LocalEngine:

@@ -36,7 +36,8 @@ _PHONE_CHARS = re.compile(r"^[\d()+\-./:'’·,]+(?:[^\w\s]?[a-z]{3,})?$")
 MISREAD = 8  # a value this long is searched for with one character misread, lost or added too
 _GLUE = re.compile(r"(?<=[a-z0-9])[.:;=](?=[a-z0-9])")  # punctuation a label is glued to its value by
 GLUED_WORD = r"[a-z]{2,}\b"  # a lowercase word the OCR glued to a number or code before it, the space lost
-_GLUED_WORD = re.compile(rf"(?<=\d){GLUED_WORD}$")
+# a lowercase word glued to a number's end, or a capitalised one glued to it, whatever follows ("C123663September08,")
+_GLUED_WORD = re.compile(rf"(?<=\d)(?:{GLUED_WORD}$|[A-Z][a-z]{{2,}})")
 # a capital right after a lowercase letter, or after one and a dot ("Mr.Mccall"): two words the OCR glued
 _CAMEL = re.compile(r"(?:(?<=[a-z])|(?<=[a-z]\.))[A-Z]")
 
@@ -161,8 +162,8 @@ class PageText:
     @cached_property
     def glued(self) -> dict[str, list[tuple[int, int, int]]]:
         """The pieces of words that glue a value to a label by punctuation ("Statement.ST-3584773",
-        "No:4471"), or a code to the lowercase word after it ("CT-1774085claim": the OCR lost the
-        space), by their code form (`linking.code_form`): each piece's word and the characters
+        "No:4471"), or a code to the word after it ("CT-1774085claim", "C123663September08,": the OCR
+        lost the space), by their code form (`linking.code_form`): each piece's word and the characters
         before and after it."""
         out: dict[str, list[tuple[int, int, int]]] = {}
         for i, w in enumerate(self.words):

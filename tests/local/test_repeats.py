@@ -238,6 +238,8 @@ def test_a_code_is_found_as_ocr_misread_it_and_glued_to_a_label():
     assert _printed("CONTRACT_NUMBER", "CT-1774085", "total", "CT-1774085claim") == ["CT-1774085"]  # a space lost
     assert _printed("CASE_NUMBER", "TKT-2015-95165", "TKT-2015-95165we") == ["TKT-2015-95165"]  # seed 151
     assert _printed("CONTRACT_NUMBER", "CT-1774085", "CT-1774085CLAIM") == []  # no lowercase word after it
+    # Held-out entities seed 795: a date's month glued on, the space lost.
+    assert _printed("CUSTOMER_ID", "C123663", "days", "C123663September08,") == ["C123663"]
     assert _printed("CONTRACT_NUMBER", "P0-41569", "PO-41569order") == ["PO-41569"]  # found with its O misread
     assert _printed("CONTRACT_NUMBER", "ORD-4352595", "ORD-4352596") == []
     assert _printed("CUSTOMER_ID", "A-12", "A-12") == []  # too short to find alone
@@ -256,6 +258,10 @@ def test_a_repeat_that_reads_a_value_further_takes_the_place_of_its_start():
         ("see REF-2024-20560 above", (40, 40, 440, 64)), ("find REF-202 4205 60 the file", (40, 400, 640, 424))
     )
     assert {text for t, text, _ in found if t == "CASE_NUMBER"} == {"REF-2024-20560", "REF-202 4205 60"}
+    # Held-out entities seed 795: "#3403", the value of 'Invoice No.' read in two, printed whole
+    # further down, where only its shape finds it: the repeat takes the label's type.
+    found = _found(("Invoice No. #3403 519", (40, 40, 440, 64)), ("Page 1 of 1 #3403519", (40, 400, 440, 424)))
+    assert ("INVOICE_NUMBER", "#3403 519", "repeat") in found
 
 
 def test_a_long_code_or_name_is_found_one_character_misread_but_not_another_number():

@@ -41,10 +41,11 @@ EMAIL = re.compile(
     rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.] ?| ?[A-Z0-9]| [a-z]|(?<=\d) )?"
     rf"(?:gmail|yahoo|hotmail|outlook|aol|icloud|comcast|protonmail)[.,]?\s?{_TLD}\b"
 )
-# A web address; or one whose marks small print lost, its scheme, "www", name and ending words
-# apart ("https www rose com", "http //www vincent biz")
+# A web address, also where the OCR lost its scheme's slashes and read a space ("http: torres.com");
+# or one whose marks small print lost, its scheme, "www", name and ending words apart ("https www
+# rose com", "http //www vincent biz")
 URL = re.compile(
-    r"(?:https?://|www\.)[^\s,;]+|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b"
+    r"(?:https?://|www\.)[^\s,;]+|(?:\bhttps?:\s)?\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|net|org|gov|edu|tv|us|io)(?:/[^\s,;]*)?\b"
     rf"|\bhttps?[:/]*\s+/*www\b[.\s]*[A-Za-z0-9-]+(?:[.\s]+[A-Za-z0-9-]+)*?[.\s]+(?:{_TLD}|tv)\b",
     re.IGNORECASE,
 )
@@ -118,6 +119,18 @@ PREFIXED = re.compile(
 
 def _prefix_type(m: re.Match[str]) -> str | None:
     return _PREFIX_TYPES.get(m.group("prefix").translate(_LOOKALIKES))
+
+
+_SPLIT_HEAD = re.compile(r"(?<![\w-])[A-Z]{1,3}(?= [A-Z]{1,3}-)")  # "OR" of "OR D-23035"
+
+
+def _split_prefixed(text: str) -> Iterator[tuple[int, int, str]]:
+    """Codes whose prefix the OCR split with a space ("OR D-23035" for ORD-23035), where the
+    prefix whole names a type: where each opens and ends in `text`, and its type."""
+    for head in _SPLIT_HEAD.finditer(text):
+        m = PREFIXED.match(text[: head.end()] + text[head.end() + 1 :], head.start())
+        if m and len(m.group("prefix")) > len(head.group(0)) and (type_ := _prefix_type(m)):
+            yield head.start(), m.end() + 1, type_
 
 
 def prefixed_type(text: str) -> str | None:
@@ -309,6 +322,10 @@ def find(text: PageText) -> list[Span]:
             words, left, right = seg.cuts(m.start(), m.end())
             if type_ and words:
                 out.append(Span(type_, words, 0.7, "prefix", left, right))
+        for start, end, type_ in _split_prefixed(seg.text):
+            words, left, right = seg.cuts(start, end)
+            if words:
+                out.append(Span(type_, words, 0.7, "prefix", left, right, "its prefix read in two"))
     return out
 
 

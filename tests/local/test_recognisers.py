@@ -469,6 +469,8 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("1658-9722-2793", "GOVERNMENT_ID", "1658-9722-2793"),  # its "I" read as a one (entities 511)
         ("VIN: N7SG5TM U7BA766946 ok", "VEHICLE_ID", "N7SG5TM U7BA766946"),  # split in two (entities 97)
         ("see http //www vincent biz now", "ONLINE_ID", "http //www vincent biz"),  # its marks lost (837)
+        ("User: http: torres.com", "ONLINE_ID", "http: torres.com"),  # its slashes lost (entities 876)
+        ("PO # OR D-23035", "CONTRACT_NUMBER", "OR D-23035"),  # its prefix read in two (entities 876)
         ("ID Q150-5489-6874 ok", "GOVERNMENT_ID", "Q150-5489-6874"),  # not the phone "1 505 489 6874" (44)
         ("questions HX-19-661815 06 thank", "CUSTOMER_ID", "HX-19-661815"),  # nor "19-661815 06" (877)
         ("Regards, Trícia Perry", "PERSON_NAME", "Trícia Perry"),  # an accent on a census name
@@ -495,6 +497,7 @@ def test_values_the_ocr_misread_in_part(line, type_, value):
         "Hartford, CT 06510",
         "10 AM EST 12345",
         "call 555-BOB-1234",  # letters no digit is read as: a word
+        "A PO D-1234 B",  # capitals before a code that are no prefix with its own ("APO", "POD")
     ],
 )
 def test_numbers_like_those_are_no_codes_or_phones(line):

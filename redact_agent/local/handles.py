@@ -6,12 +6,13 @@ among a form's fields ("Bill to: Webb-Knapp    davissteven", "gsalazar" between 
 
 A name part is one of the census's common first names or surnames of four letters or more; an
 initial counts before a surname, and so do a common surname of three letters before a common first
-name ("leetony") and any census first name of five letters or more that is rather a first name
-before a common surname ("katelynhayes"). The token must split into such parts whole, with at
-most trailing digits left ("kindly" does not). Some words do split so ("thanks": t + Hanks), which
-is why only the last word of a contact line is read, a contact line is short (running text that
-holds a phone number is not one), and a word alone is read only where a label is printed on its
-line or the lines next to it.
+name ("leetony"), and any census first name of five letters or more that is rather a first name
+before a common surname ("katelynhayes") or after one of five letters or more ("brooksmichaela").
+The token must split into such parts whole, with at most trailing digits left ("kindly" does not).
+Some words do split so ("thanks": t + Hanks; two surnames too often do, "greenhouse", and are none),
+which is why only the last word of a contact line is read, a contact line is short (running text
+that holds a phone number is not one), and a word alone is read only where a label is printed on
+its line or the lines next to it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def _two_parts(left: str, right: str) -> bool:
         return True
     if is_common_surname(right) and len(left) >= _RARE_FIRST and is_rather_first_name(left):
         return True  # "katelynhayes"
+    if len(left) >= _RARE_FIRST and len(right) >= _RARE_FIRST and is_rather_first_name(right):
+        return is_common_surname(left)  # "brooksmichaela"; two surnames are too often a word ("greenhouse")
     return is_common_first_name(right) and is_common_surname(left)
 
 

@@ -172,8 +172,21 @@ def find(text: PageText) -> list[Span]:
             continue
         out += _cued(seg)
         for m in GAZETTEER.finditer(seg.text):
-            out += _span(seg, m.start(), m.end(), 0.62, "gazetteer")
+            if not _in_a_name(seg.text, m):
+                out += _span(seg, m.start(), m.end(), 0.62, "gazetteer")
     return out
+
+
+def _in_a_name(text: str, m: re.Match[str]) -> bool:
+    """A gazetteer's one word is a person's name with the word before or after it ("Ryan Nielsen",
+    "Meredith Jones"): a surname or a first name, no firm."""
+    before = re.search(r"(\S+)\s+$", text[: m.start()])
+    after = re.match(r"\s+(\S+)", text[m.end() :])
+    one = m.group(0)
+    return " " not in one and (
+        (before is not None and is_person_name(f"{before[1]} {one}"))
+        or (after is not None and is_person_name(f"{one} {after[1]}"))
+    )
 
 
 RECOGNISER = Recogniser("organizations", frozenset({"ORGANIZATION", "CUSTOMER_ID"}), find)

@@ -23,6 +23,7 @@ def _orgs(line: str) -> list[str]:
         ("Hamilton/R/Senate", "Hamilton/R/Senate"),
         ("POL/Tom Steyer/President/US/Dem", "POL/Tom Steyer/President/US/Dem"),
         ("Powered by WideOrbit", "WideOrbit"),
+        ("Ratings: Nielsen", "Nielsen"),
         ("Committee to Elect Mike Carr", "Committee to Elect Mike Carr"),
         ("Petersen, Johnson and Bailey", "Petersen, Johnson and Bailey"),  # partners' surnames (documents 211)
         ("Smith & Jones", "Smith & Jones"),
@@ -38,7 +39,8 @@ def test_organisations(line, org):
              "Accepted-Agency/Advertiser:", "National/Agency Political",
              "CO NFIDENTIAL", "CO NFID ENTIAL",  # a stamp's word the OCR read in pieces (synthetic seeds 109, 310)
              "Consulting hours",  # an invoice's line item (the synthetic corpus's, 480 false organisations)
-             "Sales and Marketing", "Mike and Molly"],  # no partners' surnames
+             "Sales and Marketing", "Mike and Molly",  # no partners' surnames
+             "Ryan Nielsen", "Meredith Jones"],  # a trade name that is a person's name with the word beside it (803)
 )  # fmt: skip
 def test_labels_and_headers_are_not_organisations(line):
     assert _orgs(line) == []

@@ -46,7 +46,7 @@ _STREET = re.compile(
     re.IGNORECASE,
 )
 _BOX_NUMBER = re.compile(r"\b(box\.?)(?=\d)", re.IGNORECASE)
-_BOX_MISREAD = re.compile(rf"\b({_PO})bo[×m](?=\.?\s*\d)", re.IGNORECASE)
+_BOX_MISREAD = re.compile(rf"\b({_PO})b[oc0][x×m](?=\.?\s*\d)", re.IGNORECASE)
 _UNIT_WORD = r"(?:suite|ste|fl|flr|f[il1]r|floor|unit|apt|room|rm|bldg|building|#)"  # OCR reads "flr" as "fir"
 # a unit line: its word and its number or letter ("Suite 200", "Bldg A", "# 4B"), or an ordinal
 # before it ("12th Floor"); "Building surveyor", a title under a city line, is none
@@ -63,11 +63,12 @@ CITY_LINE = re.compile(
 # as a digit or one too many ("New Aliciatown, M1 66029", "South Isaiah. MII 66864"), the state
 # glued to the city or the ZIP, split or lost ("North ElizabethbergDE", "Martinport, OK54573", "A R",
 # "Eaat Stephanie. 65193"), a ZIP's digit lost, read as '+' or 'O', or split ("AL 2601", "VT 851 44"),
-# a mark or a stamp's letters glued to it ("PW 68746D", "ID 3882RE"); the city's O read as a zero
-# ("0lsonland, NJ 11710").
+# a mark or a stamp's letters glued to it ("PW 68746D", "ID 3882RE"), a colon read after the state
+# ("Brownland. NE: 75375"); the city's O read as a zero ("0lsonland, NJ 11710").
 _READ_STATE = r"(?:(?=[A-Z0-9]{0,2}[A-Z])[A-Z0-9]{2,3}|[A-Z] [A-Z])"  # a letter at least: no day of a date
 _READ_CITY_LINE = re.compile(
-    rf"^[A-Za-z0][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))(?:{_READ_STATE}\.?,?['’]?\s*)?"
+    rf"^[A-Za-z0][A-Za-z .'-]*?[a-z](?:[.,]\s*|\s+(?={_READ_STATE}\b)|(?=[A-Z]{{2}}\b))"
+    rf"(?:{_READ_STATE}[.:]?,?['’]?\s*)?"
     r"\d(?:\s?[\d+O]){3,4}(?:-\d{4})?[A-Za-z]{0,2}$"
 )
 _TITLES = re.compile(
@@ -94,7 +95,7 @@ _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*[AaPp]\.?[Mm]\b")  # a clock time is n
 
 def _box_as_printed(text: str) -> str:
     """`text` with a P.O. box's "Box" as the OCR misread it after its "P.O." ("P.0. Bo× 2814",
-    "P.O. Bom 3018") spelt right, character for character."""
+    "P.O. Bom 3018", "P.O. Bcx 2043") spelt right, character for character."""
     return _BOX_MISREAD.sub(r"\1Box", text)
 
 

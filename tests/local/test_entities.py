@@ -116,7 +116,8 @@ def test_a_city_line_the_ocr_misread_joins_its_street_line_and_alone_is_no_city_
     ["Martinport, OK54573", "Nat ali eburgh, VT 851 44", "South Isaiah. MII 66864", "Eaat Stephanie. 65193",
      "North ElizabethbergDE 90+19", "New Valerie, AK08856", "South Thomas, A R 28387",
      "Blackchester. DC' 56623",  # and 410, a speck after the state read as a quote
-     "Riceside, PW 68746D", "0lsonland, NJ 11710"],  # a mark after the ZIP (882), the city's O a zero (109)
+     "Riceside, PW 68746D", "0lsonland, NJ 11710",  # a mark after the ZIP (882), the city's O a zero (109)
+     "Brownland. NE: 75375"],  # a colon after the state (entities 876)
 )  # fmt: skip
 def test_a_city_line_misread_more_ways_joins_its_street_line(city):
     words = rows(("0679 Phillip Landing Suite 635", (155, 137, 308, 158)), (city, (155, 155, 300, 176)))
@@ -161,7 +162,7 @@ def test_a_street_line_read_on_one_line_with_the_next_field_ends_at_its_label():
     assert blocks == ["7954 Elizabeth Meadow Apt. 166\nNew Teresa, CT 43341"]
 
 
-@pytest.mark.parametrize("box", ["P.0. Bo× 2814", "P.O. Bom 3018"])  # entities seeds 433 and 67
+@pytest.mark.parametrize("box", ["P.0. Bo× 2814", "P.O. Bom 3018", "P.O. Bcx 2043"])  # entities 433, 67; documents 803
 def test_a_po_box_whose_box_the_ocr_misread_is_a_street_line(box):
     words = rows((box, (81, 82, 181, 104)), ("Lake Jonathanbury, CT 36353", (80, 98, 293, 128)))
     blocks = [value_of(s, words) for s in recognise(PageText.of(words)) if s.type == "POSTAL_ADDRESS"]

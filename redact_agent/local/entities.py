@@ -26,6 +26,7 @@ from redact_agent.local.names import (
     is_name_with_rare_surname,
     is_person_name,
     is_rather_first_name,
+    unsplit,
 )
 from redact_agent.local.organizations import names_an_organization, person_after_label
 from redact_agent.local.places import is_place
@@ -224,8 +225,8 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
     before a middle initial or after a common surname and its comma ("status Rogers, Tracie any"),
     or one that is no surname before a common surname ("amount Brianna Thompson the"), longest
     first, each word used once; a middle initial may be read as a digit ("Roger 0. Zavala"), a
-    name's word read in two (`_unsplit`)."""
-    tokens = _unsplit([as_initial(words[i].text) for i in seg.words])
+    name's word read in pieces (`names.unsplit`)."""
+    tokens = unsplit([as_initial(words[i].text) for i in seg.words])
     texts = [text for text, _ in tokens]
     out: list[Span] = []
     used: set[int] = set()
@@ -265,26 +266,6 @@ def _names_within(seg: Segment, words: list[Word]) -> list[Span]:
                 held = tuple(seg.words[i] for j in run for i in tokens[j][1])
                 out.append(Span("PERSON_NAME", held, 0.5, "census-names", 0, right))
                 used.update(run)
-    return out
-
-
-def _unsplit(texts: list[str]) -> list[tuple[str, tuple[int, ...]]]:
-    """The words of a line as names are looked for in it, each with the places of the words it is
-    read from: a census first name or surname the OCR read in two, a capitalised piece that is none
-    and a lowercase rest ("Jam es Q. Morgan", "Sh aw" in small print), joined."""
-    out: list[tuple[str, tuple[int, ...]]] = []
-    k = 0
-    while k < len(texts):
-        piece, rest = texts[k], texts[k + 1] if k + 1 < len(texts) else ""
-        joined = (piece + rest).rstrip(".,;:()")
-        split = piece[:1].isupper() and piece.isalpha() and rest.rstrip(".,;:()").isalpha() and rest.islower()
-        named = is_common_first_name(joined) or is_common_surname(joined)
-        if split and named and not (is_common_first_name(piece) or is_common_surname(piece)):
-            out.append((piece + rest, (k, k + 1)))
-            k += 2
-        else:
-            out.append((piece, (k,)))
-            k += 1
     return out
 
 

@@ -24,6 +24,7 @@ from redact_agent.local.names import (
     is_first_name,
     is_person_name,
     plausible_name,
+    unsplit,
 )
 from redact_agent.local.organizations import is_organization, is_rep_office, names_an_organization, split_code
 from redact_agent.local.patterns import DATE, prefixed_type
@@ -60,13 +61,15 @@ def _customer_code(v: str) -> bool:
 
 
 def _name(v: str) -> bool:
-    """A person's name as a field's value: capitalised words, or one of the census's common first
-    names and a surname typed in lowercase ("john smith"; "see below" is none)."""
+    """A person's name as a field's value: capitalised words (a name's word the OCR read in pieces
+    joined: `names.unsplit`), or one of the census's common first names and a surname typed in
+    lowercase ("john smith"; "see below" is none)."""
     if v.islower():
         parts = re.split(r"[\s,]+", v.strip(" ,"))
         first = parts[-1] if "," in v else parts[0]
         return is_common_first_name(first) and is_person_name(v.title())
     v = _OCR_CAPITAL_I.sub("I", v)  # "lan Haynes": OCR reads a capital I as l
+    v = " ".join(text for text, _ in unsplit(v.split(), field=True))  # "Jessica Gon zal es"
     v = " ".join(as_initial(w) for w in v.split())  # "Lindsey 0. Howard": a middle initial read as a digit
     v = _MARK_AFTER.sub("", v)  # "BRADLEY PHILIPPS2": a footnote's mark or a typo, printed with the name
     words = v.replace(",", " ").split()

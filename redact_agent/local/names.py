@@ -83,6 +83,32 @@ def is_common_surname(word: str, limit: int = COMMON_SURNAME_RANK) -> bool:
     return _ranked_within(_surname_ranks(), word, limit)
 
 
+def unsplit(texts: list[str], field: bool = False) -> list[tuple[str, tuple[int, ...]]]:
+    """The words of a line as names are looked for in it, each with the places of the words it is
+    read from: a common census first name or surname the OCR read in two or three pieces, a
+    capitalised one and lowercase ones, joined ("Jam es Q. Morgan", "Sh aw" in small print, "Gon
+    zal es"). The capitalised piece is no common name itself, but in a name's field (`field`),
+    where the words are a name ("Employee: Robert Sher man")."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    k = 0
+    while k < len(texts):
+        size = next((n for n in (3, 2) if k + n <= len(texts) and _split_name(texts[k : k + n], field)), 1)
+        out.append(("".join(texts[k : k + size]), tuple(range(k, k + size))))
+        k += size
+    return out
+
+
+def _split_name(pieces: list[str], field: bool) -> bool:
+    """`pieces` are one common name the OCR read in pieces (`unsplit`)."""
+    head, rest = pieces[0], [p.rstrip(".,;:()") for p in pieces[1:]]
+    if not (head[:1].isupper() and head.isalpha()) or rest[:-1] != pieces[1:-1]:
+        return False  # a mark ends the name's last piece only
+    joined = head + "".join(rest)
+    named = is_common_first_name(joined) or is_common_surname(joined)
+    lower = all(p.isalpha() and p.islower() for p in rest)
+    return lower and named and (field or not (is_common_first_name(head) or is_common_surname(head)))
+
+
 MISREAD = 4  # the fewest letters of a name read with one letter wrong, lost or added (`is_misread_name`)
 
 

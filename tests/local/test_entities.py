@@ -282,3 +282,13 @@ def test_a_name_after_any_label_its_colon_ends():
     # value, found by its own label, outscored it (held-out entities 865, "Edward" left readable)
     words = rows(("Employee: Bishop, Edward Role: Statistician", (100, 100, 900, 124)))
     assert ("PERSON_NAME", "Bishop, Edward") in found(words)
+
+
+def test_a_name_the_ocr_read_in_pieces_is_joined_and_words_are_not():
+    from redact_agent.local.names import unsplit
+
+    joined = [text for text, _ in unsplit(["Jessica", "Gon", "zal", "es", "thanks"])]
+    assert joined == ["Jessica", "Gonzales", "thanks"]
+    # a common name as its first piece is joined only in a name's field: "Will is" is two words
+    assert [text for text, _ in unsplit(["Will", "is", "here"])] == ["Will", "is", "here"]
+    assert [text for text, _ in unsplit(["Robert", "Sher", "man"], field=True)] == ["Robert", "Sherman"]

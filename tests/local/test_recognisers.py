@@ -514,6 +514,8 @@ def test_numbers_like_those_are_no_codes_or_phones(line):
         ("Agency Contact Lakeisha Washington", ["Lakeisha Washington"]),  # a label without its colon
         ("Employee:Michael Horn", ["Michael Horn"]),  # glued to its label's colon (documents seed 777)
         ("Employee: Lindsey 0. Howard", ["Lindsey 0. Howard"]),  # its middle initial read as a zero (413)
+        ("Attn: Jessica Gon zal es", ["Jessica Gon zal es"]),  # its surname read in three pieces (entities 472)
+        ("Employee: Robert Sher man", ["Robert Sher man"]),  # in two, the first a surname itself (entities 310)
     ],
 )
 def test_the_people_in_a_name_field_each_boxed_whole(line, names):

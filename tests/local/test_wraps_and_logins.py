@@ -77,6 +77,11 @@ def test_a_whole_name_or_a_next_field_does_not_go_on():
     assert ("PERSON_NAME", "Tricia Perry") in whole
     field = _resolved(("Advertiser: Harris", (40, 100, 240, 114)), ("Name: Charles O. Jones", (40, 118, 300, 132)))
     assert not any(v.startswith("Harris") and "Charles" in v for _, v in field)
+    # Documents seed 470: "North Eric", a city, over "Morgan Grant days ...": the lower line's whole name is the person
+    opening = _resolved(
+        ("Location: North Eric", (40, 100, 300, 114)), ("Morgan Grant days following", (40, 118, 360, 132))
+    )
+    assert ("PERSON_NAME", "Morgan Grant") in opening and not any("Eric" in v for _, v in opening)
 
 
 def test_a_fields_value_goes_on_under_it_beside_another_field_with_a_surname_the_census_lacks():

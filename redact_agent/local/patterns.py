@@ -34,8 +34,9 @@ _TLD = r"(?:com|net|org|edu|gov|us|io|co|info|biz)"
 # mark or a letter, with a space on either side, or lost after a digit ("grayjonathanGhotmailcom",
 # "ann©gmail.com", 'melaniebush "yahoo.com', "chenderson uyahoo.com", "marywells Gyahoo.com",
 # "haleycdanielle& hotmail.com", "anthony30 yahoo.com"; at another domain a capital may be its
-# name's: "visit Google.com").
+# name's: "visit Google.com"); its name split inside its digits ("laura1 4@yahoo.com").
 EMAIL = re.compile(
+    r"(?:[A-Za-z0-9._%+-]*[A-Za-z][A-Za-z0-9._%+-]*\d (?=\d))?"
     rf"[A-Za-z0-9._%+-]+(?:\(? ?@|\(a|\((?=[\w-]+\.{_TLD}\b)) ?[A-Za-z0-9-]+(?: [A-Za-z0-9-]+)?(?:\.[A-Za-z0-9-]+)*"
     rf"(?:\.[A-Za-z]{{2,}}|\.?[ ,]{_TLD}\b|(?<=[a-z]){_TLD}\b)"
     rf"|(?<![\w@.])[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-](?: ?[^\s\w.] ?| ?[A-Z0-9]| [a-z]|(?<=\d) )?"

@@ -470,6 +470,7 @@ def test_a_tax_id_is_a_businesss_only_as_an_ein_or_under_a_business_label(line, 
         ("VIN: N7SG5TM U7BA766946 ok", "VEHICLE_ID", "N7SG5TM U7BA766946"),  # split in two (entities 97)
         ("see http //www vincent biz now", "ONLINE_ID", "http //www vincent biz"),  # its marks lost (837)
         ("User: http: torres.com", "ONLINE_ID", "http: torres.com"),  # its slashes lost (entities 876)
+        ("Cc: laura1 4@yahoo.com", "EMAIL_ADDRESS", "laura1 4@yahoo.com"),  # split inside its digits (901)
         ("PO # OR D-23035", "CONTRACT_NUMBER", "OR D-23035"),  # its prefix read in two (entities 876)
         ("ID Q150-5489-6874 ok", "GOVERNMENT_ID", "Q150-5489-6874"),  # not the phone "1 505 489 6874" (44)
         ("questions HX-19-661815 06 thank", "CUSTOMER_ID", "HX-19-661815"),  # nor "19-661815 06" (877)

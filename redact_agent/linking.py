@@ -82,11 +82,18 @@ def alnum(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
+# a capitalised word and the lowercase pieces of three letters or fewer after it, no particle
+_PIECES = re.compile(r"\b[A-Z][A-Za-z]*(?: (?!(?:van|von|de|da|del|der|den|di|du|la|le|dos|das|y)\b)[a-z]{1,3}\b)+")
+
+
 @cache
 def person(value: str) -> Name | None:
     """The surname and given name of a printed name, or None when it reads as no person. A mark
-    or digit beside a letter is the letter the OCR read it for ("Larry Evan$" is Larry Evans)."""
+    or digit beside a letter is the letter the OCR read it for ("Larry Evan$" is Larry Evans), and
+    lowercase pieces after a capitalised word are the pieces the OCR read it in ("Erik Mcdonal d",
+    "Gon zal es"), a particle aside ("Ludwig van Beethoven")."""
     text = _MARK_IN_WORD.sub(lambda m: _MARK_FOR_LETTER[m[0]], _HONORIFIC.sub("", " ".join(value.split())))
+    text = _PIECES.sub(lambda m: m[0].replace(" ", ""), text)
     if not text:
         return None
     if first_after := _SURNAME_FIRST.match(text):  # printed so, whatever `probablepeople` makes of it

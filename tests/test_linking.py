@@ -23,6 +23,7 @@ def _ids(*mentions: tuple[str, str]) -> list[str | None]:
         ["(312) 555-0199", "312.555.0199", "+1 312 555 0199", "312-555-0199"],
         ["INV-3O41", "inv 3041"],  # an OCR 'O' for a zero
         ["Larry Evan$", "L. Evans", "EVANS, LARRY"],  # a mark read for a letter (synthetic documents seed 223)
+        ["Erik Mcdonal d", "MCDONALD, ERIK"],  # a surname read in pieces (entities seed 369)
     ],
 )
 def test_printed_forms_of_one_entity_share_an_id(forms):

@@ -28,6 +28,7 @@ from redact_agent.local import (
     stations,
     wraps,
 )
+from redact_agent.local.alike import alike
 from redact_agent.local.ink import grey, marked, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
@@ -219,6 +220,7 @@ class LocalEngine:
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
             out.append(_prediction(page_grey, found.words, stamps, s, value))
+        out = alike(page_grey, out, found.words)
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):
                 out.append(Prediction(type="SIGNATURE", bbox=box, confidence=0.5, reason="signature-ink"))

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from redact_agent.boxes import as_array, covered_area, iou_matrix
 from redact_agent.linking import CODE_TYPES, alnum
 from redact_agent.local.garbled import align
+from redact_agent.local.repeats import REPEAT_LESS
 from redact_agent.pages import Prediction
 from redact_agent.tools.ocr import Word
 
@@ -76,7 +77,7 @@ def alike(page_grey: NDArray[np.uint8], predictions: list[Prediction], words: li
             if off:
                 out[off[0]] = out[off[0]].model_copy(update={"bbox": place.box, "reason": reason})
             elif not _covered(place.box, [p.bbox for p in out]) and _read_as(key, words, place.box):
-                confidence = max(0.0, (t.confidence or 0.5) - 0.05)
+                confidence = max(0.0, (t.confidence or 0.5) - REPEAT_LESS)
                 out.append(Prediction(type=t.type, bbox=place.box, value=t.value, confidence=confidence, reason=reason))
             else:
                 continue

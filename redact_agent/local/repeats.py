@@ -147,6 +147,7 @@ def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ..
     return run, start.start() if start else 0, len(last) - end[-1] if end else 0
 
 
+REPEAT_LESS = 0.05  # a value printed again is a little less sure than where a recogniser found it
 GARBLED_LESS = 0.05  # a garbled reading is the least sure: where a recogniser read the value in its words, it has them
 _EXTENSION = re.compile(r"\s*(?:ext\.?|x)\s*\d+$", re.IGNORECASE)  # a phone's extension, printed or not
 _COUNTRY = re.compile(r"^\+?1[\s.-]*(?=\(?\d{3})")  # a US number's country code, printed or not
@@ -451,5 +452,5 @@ def repeats(spans: list[Span], text: PageText) -> list[Span]:
         if s.source == "date":  # dates repeat by design; each is found on its own
             continue
         value = value_of(s, text.words)
-        out += spans_of(text, s.type, value, s.score - 0.05, "repeat", f"first found as {s.reason or s.source}")
+        out += spans_of(text, s.type, value, s.score - REPEAT_LESS, "repeat", f"first found as {s.reason or s.source}")
     return out

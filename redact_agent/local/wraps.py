@@ -62,7 +62,8 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
     Ann"), or the value from `start` on, then a surname (with its initial) opening the lower line,
     or all of it when it is the value's own short line (`start`). A label's value outranks the
     value's first line alone. A value that is a whole name already does not go on, nor does running
-    text onto a line that opens with one: that is the name."""
+    text onto a line that opens with one, in mixed case and before a word that is not capitalised:
+    that is the name."""
     own_line = start is not None  # the value's own short line: a surname the census lacks will do
     if start is None:
         after_label = [k for k in _tail(upper) if words[upper.words[k - 1]].text.endswith(":")]
@@ -78,10 +79,12 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         return []
     if len(head) > 1 and is_person_name(" ".join(words[i].text for i in head).rstrip(_PUNCT)):
         return []  # a whole name already ("From: Tricia Perry"): the next line is something else
-    opening = lower.words[:2]
-    if not own_line and is_person_name(" ".join(words[i].text for i in opening).rstrip(_PUNCT)):
-        # the next line opens with a whole name, which is the person ("North Eric", a city, over
-        # "Morgan Grant days ..."): the upper line's word is its own line's
+    opening, then = lower.words[:2], " ".join(words[i].text for i in lower.words[2:3])
+    name = " ".join(words[i].text for i in opening).rstrip(_PUNCT)
+    if not own_line and not name.isupper() and not then[:1].isupper() and is_person_name(name):
+        # the next line opens with a whole name in running text, which is the person ("North Eric",
+        # a city, over "Morgan Grant days ..."; not capitals, "AMERICA FIRST ACTION", a committee):
+        # the upper line's word is its own line's
         last = words[opening[-1]].text
         why = "a whole name opening a line under a first name"
         return [Span("PERSON_NAME", tuple(opening), 0.5, "wrapped-name", 0, len(last) - len(last.rstrip(_PUNCT)), why)]

@@ -82,6 +82,9 @@ def test_a_whole_name_or_a_next_field_does_not_go_on():
         ("Location: North Eric", (40, 100, 300, 114)), ("Morgan Grant days following", (40, 118, 360, 132))
     )
     assert ("PERSON_NAME", "Morgan Grant") in opening and not any("Eric" in v for _, v in opening)
+    # vrdu2: "AMERICA FIRST ACTION", a committee in capitals, is no person
+    caps = _resolved(("Sponsor: North Eric", (40, 100, 300, 114)), ("AMERICA FIRST ACTION", (40, 118, 360, 132)))
+    assert not any(v == "AMERICA FIRST" for _, v in caps)
 
 
 def test_a_fields_value_goes_on_under_it_beside_another_field_with_a_surname_the_census_lacks():

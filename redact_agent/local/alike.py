@@ -101,12 +101,12 @@ def _clean(page_grey: NDArray[np.uint8], box: Box) -> bool:
     box's darkest ink to its paper."""
     h, w = page_grey.shape
     x0, y0, x1, y1 = (round(v) for v in box)
-    if x0 - MARGIN < 0 or x1 + MARGIN > w or y1 - y0 < MIN_HEIGHT or x1 - x0 < MIN_WIDTH:
+    if x0 - MARGIN < 0 or x1 + MARGIN > w or y0 < 0 or y1 > h or y1 - y0 < MIN_HEIGHT or x1 - x0 < MIN_WIDTH:
         return False
     crop = page_grey[y0:y1, x0:x1]
     halfway = (int(crop.min()) + float(np.percentile(crop, 90))) / 2
     sides = np.hstack([page_grey[y0:y1, x0 - MARGIN : x0], page_grey[y0:y1, x1 : x1 + MARGIN]])
-    return bool(crop.min() < halfway) and not bool((sides < halfway).any()) and y0 >= 0 and y1 <= h
+    return bool(crop.min() < halfway) and not bool((sides < halfway).any())
 
 
 class _Page:

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from redact_agent.boxes import as_array, covered_area, iou_matrix
 from redact_agent.linking import CODE_TYPES, alnum
 from redact_agent.local.garbled import align
+from redact_agent.local.ink import halfway
 from redact_agent.local.repeats import REPEAT_LESS
 from redact_agent.pages import Prediction
 from redact_agent.tools.ocr import Word
@@ -104,9 +105,9 @@ def _clean(page_grey: NDArray[np.uint8], box: Box) -> bool:
     if x0 - MARGIN < 0 or x1 + MARGIN > w or y0 < 0 or y1 > h or y1 - y0 < MIN_HEIGHT or x1 - x0 < MIN_WIDTH:
         return False
     crop = page_grey[y0:y1, x0:x1]
-    halfway = (int(crop.min()) + float(np.percentile(crop, 90))) / 2
+    middle = halfway(crop)
     sides = np.hstack([page_grey[y0:y1, x0 - MARGIN : x0], page_grey[y0:y1, x1 : x1 + MARGIN]])
-    return bool(crop.min() < halfway) and not bool((sides < halfway).any())
+    return bool(crop.min() < middle) and not bool((sides < middle).any())
 
 
 class _Page:
@@ -143,8 +144,8 @@ def _places(page: _Page, template: Prediction) -> list[_Place]:
         if window.shape[0] < th or window.shape[1] < tw:
             continue
         _, score, _, (lx, ly) = cv2.minMaxLoc(_match(window, t))
-        box = (float(wx + lx), float(wy + ly), float(wx + lx + tw), float(wy + ly + th))
         x, y = wx + lx, wy + ly
+        box = (float(x), float(y), float(x + tw), float(y + th))
         halves = [(0, tw // 2), (tw // 2, tw)]  # each half alike too
         each = all(_alike(page.grey[y : y + th, x + a : x + b], t[:, a:b]) for a, b in halves)
         inked = _inked(page.grey[y : y + th, x : x + tw], t)
@@ -161,9 +162,9 @@ def _inked(crop: NDArray[np.uint8], template: NDArray[np.uint8]) -> bool:
     """The place has print in the columns the template's print takes, but `BLANK` of them at most
     (a stamp adds ink, it takes none away): "+1 687 691 2213" matched "687.691.2213" at 0.8, each
     half too, its "+1" over the paper before it on a fax."""
-    halfway = (int(template.min()) + float(np.percentile(template, 90))) / 2
-    wanted = (template < halfway).any(axis=0)
-    columns = (crop < halfway).any(axis=0)
+    middle = halfway(template)
+    wanted = (template < middle).any(axis=0)
+    columns = (crop < middle).any(axis=0)
     there = columns | np.roll(columns, 1) | np.roll(columns, -1)  # a pixel's drift either way
     return int((wanted & ~there).sum()) <= BLANK * int(wanted.sum())
 

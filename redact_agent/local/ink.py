@@ -67,7 +67,7 @@ def _ink(
     if int(crop.max()) - int(crop.min()) < 32:  # flat: no ink to find
         return None
     _, otsu = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    middle = _middle(crop)
+    middle = halfway(crop)
     ink = _less_lines(np.asarray(otsu, dtype=np.uint8))
     ink = _less_stamp(crop, ink, _under_stamp(crop, ink, middle))
     n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -95,7 +95,7 @@ def _ink(
 
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> NDArray[np.uint8]:
     """Otsu's `ink` of a crop less a stamp's strokes in a lighter ink than the print: the ink more
-    than a pixel from any pixel darker than `middle` (`_middle`, print's halfway to the paper), in
+    than a pixel from any pixel darker than `middle` (`halfway`, print's halfway to the paper), in
     pieces that span a tenth of the crop (`STUB`) and run out of it (a gray ring, frame or letter
     over the word, what is left of one on either side of a glyph it crosses, or a ring's band
     hanging from a glyph; a quarter kept that band, and a code's box came out 7 px low), or that
@@ -251,7 +251,7 @@ def _runs_out(ink: NDArray[np.uint8], disc: NDArray[np.uint8]) -> bool:
     return bool(thick[0].any() or thick[-1].any() or thick[:, 0].any() or thick[:, -1].any())
 
 
-def _middle(crop: NDArray[np.uint8]) -> float:
+def halfway(crop: NDArray[np.uint8]) -> float:
     """Halfway between a crop's darkest tone and its paper (its 90th percentile): print is darker."""
     return (int(crop.min()) + float(np.percentile(crop, 90))) / 2
 

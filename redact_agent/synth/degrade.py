@@ -5,7 +5,8 @@ print and black boxes under a stamp black; `synth.corpus` says where they are pa
 instead); the page is skewed (up to 3 degrees) together with its item map, so each item's box is
 re-measured from its rotated ink; then blur, sensor noise, fax-style binarisation and JPEG
 artefacts. Ink boxes are taken before blur and noise, which only soften the glyphs they were
-measured on.
+measured on; but an item that a fax threshold after blur has left as specks is no longer visible
+(the annotation guidelines annotate every visible instance), and leaves the item map.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from redact_agent.synth.canvas import Canvas, font
 
+PAPER = 200  # a finished page's tone at least this light reads as paper
+VISIBLE = 0.2  # an item is visible while this share of its drawn ink is still darker than paper
 STAMPS = ["PAID", "RECEIVED", "COPY", "APPROVED", "FILED", "CONFIDENTIAL"]
 
 
@@ -84,7 +87,20 @@ def degrade(
         buf = io.BytesIO()
         image.save(buf, "JPEG", quality=noise.jpeg)
         image = Image.open(io.BytesIO(buf.getvalue())).convert("L")
-    return image, items
+    return image, _visible(image, items)
+
+
+def _visible(image: Image.Image, items: NDArray[np.uint16]) -> NDArray[np.uint16]:
+    """The item map less the items whose drawn ink the page no longer shows: fewer than VISIBLE
+    of their pixels darker than PAPER (on the pages of a fax of a blurred small print, where
+    whole lines are left as specks)."""
+    inked = items.ravel() > 0
+    labels = items.ravel()[inked]
+    drawn = np.bincount(labels)
+    shown = np.bincount(labels[np.asarray(image.convert("L")).ravel()[inked] < PAPER], minlength=drawn.size)
+    gone = np.flatnonzero(shown < VISIBLE * drawn)
+    gone = gone[gone > 0]
+    return np.where(np.isin(items, gone), 0, items).astype(np.uint16) if gone.size else items
 
 
 def _marks(image: Image.Image, canvas: Canvas, noise: Noise, rng: random.Random, darken: bool) -> None:

@@ -135,6 +135,20 @@ def test_skew_moves_the_boxes_with_the_ink() -> None:
     assert iou_matrix(np.array([ann.bbox]), np.array([t]))[0, 0] >= 0.9
 
 
+def test_a_fax_of_blurred_small_print_leaves_no_visible_value() -> None:
+    """Binarised after a blur, a 9 pt value at 100 dpi is left as specks: not visible, not gold;
+    at 12 pt it stays, with its ink box."""
+    fax = Noise(0, 1.0, 0, None, True, 0, 0)
+    kept = []
+    for pt in (9, 12):
+        canvas = Canvas(400, 120, 100, "sans", pt, random.Random(0))
+        canvas.text(10, 10, "Phone: ", canvas.font())
+        canvas.text(100, 10, "555-123-4567", canvas.font(), pii="PHONE_NUMBER")
+        _, items = degrade(canvas, fax, random.Random(0), darken=True)
+        kept.append([a.value for a in render_annotations(canvas, items)])
+    assert kept == [[], ["555-123-4567"]]
+
+
 def render_annotations(canvas: Canvas, items: np.ndarray) -> list[GoldAnnotation]:
     return ink_annotations(canvas.items, items, default_schema())
 

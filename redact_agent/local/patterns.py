@@ -71,7 +71,8 @@ PHONE_SHAPE = re.compile(r"(?:(?<![A-Za-z])\+?1[\s.-]*)?\(?\d{3}\)?[\s.-]*\d{3}[
 # A number after the country code "+1" whose digits the OCR read in part ("+1 2 831 8778" for
 # "+1 662 831 8778"): at least seven digits in groups, the last of four.
 PHONE_IN_PART = re.compile(r"\+1[\s.-]*(?:\d{1,4}[\s.-]+){1,3}\d{4}\b")
-_EXTENSION = re.compile(r"[\s,]*(?:ext\.?|extension|x)\s*\d{1,6}\b", re.IGNORECASE)  # part of the phone (spec)
+EXTENSION_WORD = r"(?:ex[t1l]\.?|extension|x)"  # "ex1." and "exl." are "ext." as the OCR reads it
+EXTENSION = re.compile(rf"[\s,]*{EXTENSION_WORD}\s*\d{{1,6}}\b", re.IGNORECASE)  # part of the phone (spec)
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 # as Illinois prints one, its letter an "I" the OCR may read as a one or an "l" ("1658-9722-2793")
 DRIVERS_LICENCE = re.compile(r"(?<![\w-])[A-Zl1]\d{3}-\d{4}-\d{4}(?![\w-])")
@@ -266,7 +267,7 @@ def _phones(seg: Segment) -> Iterator[Span]:
             found.append((m.start(), m.end()))
     for start, end in found:
         raw = seg.text[start:end].strip()
-        if extension := _EXTENSION.match(seg.text, end):
+        if extension := EXTENSION.match(seg.text, end):
             end = extension.end()
         # A bare run of digits is as likely an account or invoice number: want phone punctuation;
         # and no date or IP address ("141.216.95.103", eleven digits in dotted groups)

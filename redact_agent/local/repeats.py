@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 import string
+from dataclasses import replace
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
 from redact_agent.linking import CODE_TYPES, alnum, code_form, is_title, normal_form, person
 from redact_agent.local.garbled import garbled
-from redact_agent.local.names import is_common_surname, is_first_name, is_rather_first_name
+from redact_agent.local.names import is_common_surname, is_first_name, is_rather_first_name, unsplit
+from redact_agent.local.patterns import EXTENSION, EXTENSION_WORD
 from redact_agent.local.spans import EDGE, PageText, Span, edges, fold, letters, phone_digits, value_of
 from redact_agent.local.unread import split
 from redact_agent.local.vocabulary import FIELD_WORDS
@@ -149,8 +151,24 @@ def _phone_edges(words: list[Word], run: tuple[int, ...]) -> tuple[tuple[int, ..
 
 REPEAT_LESS = 0.05  # a value printed again is a little less sure than where a recogniser found it
 GARBLED_LESS = 0.05  # a garbled reading is the least sure: where a recogniser read the value in its words, it has them
-_EXTENSION = re.compile(r"\s*(?:ext\.?|x)\s*\d+$", re.IGNORECASE)  # a phone's extension, printed or not
+_EXTENSION = re.compile(rf"\s*{EXTENSION_WORD}\s*\d+$", re.IGNORECASE)  # a phone's extension, printed or not
 _COUNTRY = re.compile(r"^\+?1[\s.-]*(?=\(?\d{3})")  # a US number's country code, printed or not
+
+
+def _with_extension(words: list[Word], span: Span) -> Span:
+    """A phone printed again with the extension printed after it on its line, which the
+    guidelines put inside the span ("+1 783 281 73(9 ex1. 439", the extension's "t" read as a one)."""
+    last = span.words[-1]
+    if span.cut_right or span.hidden:
+        return span
+    after = [i for i in range(last + 1, min(last + 3, len(words))) if words[i].line == words[last].line]
+    joined = "".join(" " + words[i].text for i in after)
+    if not (m := EXTENSION.match(joined)):
+        return span
+    starts = [sum(len(words[j].text) + 1 for j in after[:k]) for k in range(len(after))]
+    taken = [i for i, start in zip(after, starts, strict=True) if start < m.end()]
+    cut = starts[len(taken) - 1] + 1 + len(words[taken[-1]].text) - m.end()
+    return replace(span, words=(*span.words, *taken), cut_right=cut)
 
 
 def _as_printed_here(type_: str, value: str) -> str:
@@ -293,6 +311,12 @@ def _name_forms(name: str) -> list[list[str]]:
     return [[parsed.last, parsed.first], [parsed.first[0], parsed.last], [parsed.first, parsed.last]]
 
 
+def _unsplit(name: str) -> str:
+    """A name whose first name or surname the OCR read in pieces as it is printed whole
+    ("Nancy Thom as": `names.unsplit`)."""
+    return "\n".join(" ".join(t for t, _ in unsplit(line.split(), field=True)) for line in name.split("\n"))
+
+
 _GLUED_NAME = re.compile(r"^(?P<first>[A-Z][a-z]{2,})(?P<last>[A-Z][a-z]+)$")
 
 
@@ -365,6 +389,15 @@ def _misread_alone(words: list[Word], surname: str, lone: Lone) -> list[int]:
     return out
 
 
+def _split_alone(text: PageText, surname: str) -> list[tuple[tuple[int, ...], int, int]]:
+    """A surname printed alone that the OCR read as two words, the second lowercase ("Thom as",
+    a stamp's edge between), the surname `LOOK_ALIKE_MISREAD` letters or more."""
+    if len(surname) < LOOK_ALIKE_MISREAD:
+        return []
+    runs = text.letter_runs.get(letters(surname), [])
+    return [edges(text.words, run) for run in runs if len(run) == 2 and text.words[run[1]].text[:1].islower()]
+
+
 def _looks_alike(read: str, value: str) -> bool:
     """`read` is `value` with one letter read as its look-alike (`LOOK_ALIKE`), case aside."""
     if len(read) != len(value):
@@ -405,12 +438,13 @@ def _in_prose(words: list[Word], i: int) -> bool:
 
 def spans_of(text: PageText, type_: str, value: str, score: float, source: str, why: str) -> list[Span]:
     """Where a found value is printed in `text`, in any of its forms (`_forms`); a name the OCR
-    read glued is searched for as printed apart (`_unglued`)."""
+    read glued is searched for as printed apart (`_unglued`), one read in pieces as printed whole
+    (`_unsplit`)."""
     words = text.words
-    value = _unglued(value) if type_ == "PERSON_NAME" else value
+    value = _unglued(_unsplit(value)) if type_ == "PERSON_NAME" else value
     out = []
     for tokens, lone, how in _forms(type_, value):
-        for ws, left, right in printed(text, tokens):
+        for ws, left, right in printed(text, tokens) + (_split_alone(text, tokens[0]) if lone != "no" else []):
             if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
             elif (
@@ -434,6 +468,8 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
     for ws, left, right in garbled(text, _as_printed_here(type_, value)) if numbers else []:
         reason = f"printed again as the OCR garbled it; {why}"
         out.append(Span(type_, ws, score - GARBLED_LESS, source, left, right, reason))
+    if type_ == "PHONE_NUMBER":
+        out = [_with_extension(words, span) for span in out]
     for i, before, after in _hidden(text, _as_printed_here(type_, value)) if numbers else []:
         part = "its end" if before else "its start"
         reason = f"{part}, the rest under a stamp; {why}"

@@ -210,6 +210,31 @@ def test_a_phone_is_found_again_in_another_format_and_with_a_digit_lost():
     assert _printed("PHONE_NUMBER", "+1 698 724 1732", "+1", "698", "7.'5", "1732") == []  # a digit: another
 
 
+def test_a_surname_the_ocr_read_in_two_pieces_is_found_alone_and_in_the_name():
+    # Entities seed 388: "Nancy Thomas" read "Nancy Thom as", then "Thomas" under a stamp's edge
+    # read "Thom as" in running text.
+    words, spans = _spans(
+        ("Prepared by: Nancy Thom as", (40, 40, 400, 64)), ("goods Thom as expenses", (40, 400, 400, 424))
+    )
+    repeated = {(value_of(s, words), s.reason) for s in spans if s.source == "repeat"}
+    assert repeated == {("Thom as", "the surname of 'Nancy Thomas'")}
+    words, spans = _spans(
+        ("Prepared by: Nancy Thom as", (40, 40, 400, 64)), ("goods Thom As expenses", (40, 400, 400, 424))
+    )
+    assert not [s for s in spans if s.source == "repeat"]
+
+
+def test_a_phone_printed_again_keeps_its_extension_in_its_span():
+    # Entities seed 498: "+1 783 281 7309 ext. 439" read "73(9 ex1. 439", a digit and the "t" misread.
+    words, spans = _spans(
+        ("Tel: (783) 281-7309", (40, 40, 300, 64)), ("+1 783 281 73(9 ex1. 439, today", (40, 400, 500, 424))
+    )
+    found = {value_of(s, words) for s in spans if s.source == "repeat"}
+    assert found == {"+1 783 281 73(9 ex1. 439"}
+    words, spans = _spans(("Tel: (783) 281-7309", (40, 40, 300, 64)), ("+1 783 281 73(9 exit 439", (40, 400, 500, 424)))
+    assert {value_of(s, words) for s in spans if s.source == "repeat"} == {"+1 783 281 73(9"}
+
+
 def test_a_name_is_found_again_as_the_ocr_glued_or_split_its_words():
     # Synthetic seed 7: "Jennifer Q. Jackson" signed at the foot as "JenniferQ. Jackson".
     assert _printed("PERSON_NAME", "Jennifer Q. Jackson", "Regards", "JenniferQ.", "Jackson") == ["JenniferQ. Jackson"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image
 
-from redact_agent.boxes import union_box
+from redact_agent.boxes import Box, union_box
 from redact_agent.linking import CODE_TYPES
 from redact_agent.local import (
     entities,
@@ -29,7 +29,7 @@ from redact_agent.local import (
     wraps,
 )
 from redact_agent.local.alike import alike
-from redact_agent.local.ink import grey, marked, tighten, tighten_chars
+from redact_agent.local.ink import grey, halfway, marked, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
 from redact_agent.local.spans import PageText, Recogniser, Span, value_of
@@ -126,9 +126,38 @@ def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float
     return (x0, y0, x1, y1) if x1 > x0 else w.bbox
 
 
+def _clear(page_grey: np.ndarray, words: list[Word], i: int, box: Box) -> Box:
+    """Word i's box short of the words beside it on its line where the OCR's boxes overlap and the
+    page is blank between the two: to the middle of that gap, since `tighten` looks a little past a
+    box ("Hall unit", "Hall" boxed over the "u")."""
+    x0, y0, x1, y1 = box
+    top, bottom = int(y0), int(y1)
+    word = page_grey[top:bottom, int(x0) : int(x1)]
+    if not word.size:
+        return box
+    paper = halfway(word)
+
+    def gap(x: int, step: int) -> int:
+        """The blank columns from x on, by `step`."""
+        n = 0
+        while int(x0) < x + n * step < int(x1) and page_grey[top:bottom, x + n * step].min() > paper:
+            n += 1
+        return n
+
+    line = words[i].line
+    after = words[i + 1] if i + 1 < len(words) and words[i + 1].line == line else None
+    before = words[i - 1] if i > 0 and words[i - 1].line == line else None
+    if after and x0 < after.bbox[0] < x1 and (n := gap(int(after.bbox[0]) - 1, -1)):
+        x1 = after.bbox[0] - n / 2
+    if before and x0 < before.bbox[2] < x1 and (n := gap(int(before.bbox[2]), 1)):
+        x0 = before.bbox[2] + n / 2
+    return x0, y0, x1, y1
+
+
 def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
-    word and its glyphs stand apart, else the ink inside the word's box cut in proportion; for
+    word and its glyphs stand apart, else the ink inside the word's box cut in proportion (and
+    short of a word beside it that its box overlaps, `_clear`); for
     the first or last word of a value that a stamp hides a part of, on over as many more characters."""
     text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
     n = len(text)
@@ -136,7 +165,9 @@ def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tu
     if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(text))):
         x0, y0, x1, y1 = box
     else:
-        x0, y0, x1, y1 = tighten(page_grey, _trimmed(words, span, i), marked(text[first:last]))
+        x0, y0, x1, y1 = tighten(
+            page_grey, _clear(page_grey, words, i, _trimmed(words, span, i)), marked(text[first:last])
+        )
     char = (x1 - x0) / max(1, last - first)
     if i == span.words[0] and span.hidden_before:
         x0 -= char * span.hidden_before

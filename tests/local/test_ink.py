@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from redact_agent.local.engine import _ink_box
 from redact_agent.local.ink import marked, tighten, tighten_chars
+from redact_agent.local.spans import Span
+from redact_agent.tools.ocr import Word
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -554,3 +557,16 @@ def test_the_steps_of_a_skewed_underline_are_no_strokes_standing_on_it():
     # 0.68). The phone's ink is (18, 19, 83, 30).
     page = np.asarray(Image.open(FIXTURES / "skewed-underline-under-phone.png").convert("L"))
     assert tighten(page, (19, 13, 86, 34)) == (18.0, 19.0, 83.0, 30.0)
+
+
+def test_a_word_boxed_over_the_next_words_first_glyph_ends_at_its_own_ink():
+    # Documents seed 162: "Hall unit", the OCR's box of "Hall" over the "u" (IoU 0.73 with the gold).
+    page = np.full((60, 120), 255, np.uint8)
+    page[20:36, 30:40] = 0  # "Hall", two glyphs
+    page[20:36, 46:57] = 0
+    page[24:36, 63:71] = 0  # the next word's first glyph
+    words = [Word("Hall", (28, 15, 66, 40), 1.0, 0, 0), Word("unit", (62, 15, 90, 40), 1.0, 0, 0)]
+    assert _ink_box(page, words, Span("PERSON_NAME", (0,), 0.9, "x"), 0) == (30, 20, 57, 36)
+    assert _ink_box(page, words, Span("PERSON_NAME", (1,), 0.9, "x"), 1)[0] == 63
+    words[1] = Word("unit", (56, 15, 90, 40), 1.0, 0, 0)  # no blank column before its box: as boxed
+    assert _ink_box(page, words, Span("PERSON_NAME", (0,), 0.9, "x"), 0)[2] > 57

@@ -29,7 +29,7 @@ from redact_agent.local import (
     wraps,
 )
 from redact_agent.local.alike import alike
-from redact_agent.local.ink import grey, halfway, marked, tighten, tighten_chars
+from redact_agent.local.ink import GROW, grey, halfway, marked, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
 from redact_agent.local.spans import PageText, Recogniser, Span, value_of
@@ -127,9 +127,9 @@ def _trimmed(text: PageText, span: Span, i: int) -> tuple[float, float, float, f
 
 
 def _clear(page_grey: np.ndarray, words: list[Word], i: int, box: Box) -> Box:
-    """Word i's box short of the words beside it on its line where the OCR's boxes overlap and the
-    page is blank between the two: to the middle of that gap, since `tighten` looks a little past a
-    box ("Hall unit", "Hall" boxed over the "u")."""
+    """Word i's box short of a word beside it on its line whose box overlaps it and whose print
+    reaches as far as `tighten` looks past the box (`ink.GROW`), where the page is blank between
+    the two: to the middle of that gap ("Hall unit", "Hall" boxed over the "u")."""
     x0, y0, x1, y1 = box
     top, bottom = int(y0), int(y1)
     word = page_grey[top:bottom, int(x0) : int(x1)]
@@ -137,20 +137,27 @@ def _clear(page_grey: np.ndarray, words: list[Word], i: int, box: Box) -> Box:
         return box
     paper = halfway(word)
 
+    def blank(x: int) -> bool:
+        return not 0 <= x < page_grey.shape[1] or bool(page_grey[top:bottom, x].min() > paper)
+
     def gap(x: int, step: int) -> int:
-        """The blank columns from x on, by `step`."""
+        """The blank columns from x on, by `step`, inside the box."""
         n = 0
-        while int(x0) < x + n * step < int(x1) and page_grey[top:bottom, x + n * step].min() > paper:
+        while int(x0) < x + n * step < int(x1) and blank(x + n * step):
             n += 1
         return n
 
     line = words[i].line
     after = words[i + 1] if i + 1 < len(words) and words[i + 1].line == line else None
     before = words[i - 1] if i > 0 and words[i - 1].line == line else None
-    if after and x0 < after.bbox[0] < x1 and (n := gap(int(after.bbox[0]) - 1, -1)):
-        x1 = after.bbox[0] - n / 2
-    if before and x0 < before.bbox[2] < x1 and (n := gap(int(before.bbox[2]), 1)):
-        x0 = before.bbox[2] + n / 2
+    if after and x0 < after.bbox[0] < x1:
+        a = int(after.bbox[0])
+        if (n := gap(a - 1, -1)) and not all(map(blank, range(a, int(x1) + GROW))):
+            x1 = after.bbox[0] - n / 2
+    if before and x0 < before.bbox[2] < x1:
+        b = int(before.bbox[2])
+        if (n := gap(b, 1)) and not all(map(blank, range(int(x0) - GROW, b))):
+            x0 = before.bbox[2] + n / 2
     return x0, y0, x1, y1
 
 

@@ -103,26 +103,26 @@ def _stamps(words: list[Word]) -> set[int]:
     return {i for i, w in enumerate(words) if id(w) in tall}
 
 
-def _prediction(page_grey: np.ndarray, text: PageText, stamps: set[int], span: Span, value: str) -> Prediction:
+def _prediction(page_grey: np.ndarray, words: list[Word], stamps: set[int], span: Span, value: str) -> Prediction:
     """A span as a prediction: its words' ink, its score, and why (its cue, else its recogniser).
     A stamp's letters read as a word among a span's several (`stamps`, `_stamps`: "65" for the
     "A" of "APPROVED" over an address's lines) add no ink to it: its crop holds the stamp's frame
     and the lines above and below (IoU 0.99 -> 0.67)."""
     inked = [i for i in span.words if len(span.words) == 1 or i not in stamps] or list(span.words)
-    box = union_box([_ink_box(page_grey, text, span, i) for i in inked])
+    box = union_box([_ink_box(page_grey, words, span, i) for i in inked])
     reason = span.reason or span.source
     return Prediction(type=span.type, bbox=box, value=value, confidence=round(span.score, 3), reason=reason)
 
 
-def _trimmed(text: PageText, span: Span, i: int) -> tuple[float, float, float, float]:
+def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """A word's box less the characters the span cuts off, by their share of its width (`widths`)."""
-    w = text.words[i]
+    w = words[i]
     x0, y0, x1, y1 = w.bbox
     width = x1 - x0
     if i == span.words[0] and span.cut_left:
-        x0 += width * share(w.text, span.cut_left, text.monospaced)
+        x0 += width * share(w.text, span.cut_left)
     if i == span.words[-1] and span.cut_right:
-        x1 -= width * (1 - share(w.text, len(w.text) - span.cut_right, text.monospaced))
+        x1 -= width * (1 - share(w.text, len(w.text) - span.cut_right))
     return (x0, y0, x1, y1) if x1 > x0 else w.bbox
 
 
@@ -161,20 +161,19 @@ def _clear(page_grey: np.ndarray, words: list[Word], i: int, box: Box) -> Box:
     return x0, y0, x1, y1
 
 
-def _ink_box(page_grey: np.ndarray, text: PageText, span: Span, i: int) -> tuple[float, float, float, float]:
+def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
-    word and its glyphs stand apart, else the ink inside the word's box cut by its characters'
-    widths (`_trimmed`) and short of a word beside it that the box overlaps (`_clear`); for the
-    first or last word of a value that a stamp hides a part of, on over as many more characters."""
-    words = text.words
-    printed = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
-    n = len(printed)
+    word and its glyphs stand apart, else the ink inside the word's box cut in proportion (and
+    short of a word beside it that its box overlaps, `_clear`); for
+    the first or last word of a value that a stamp hides a part of, on over as many more characters."""
+    text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
+    n = len(text)
     first, last = _chars(span, words)[i]
-    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(printed))):
+    if (first, last) != (0, n) and (box := tighten_chars(page_grey, words[i].bbox, n, first, last, marked(text))):
         x0, y0, x1, y1 = box
     else:
         x0, y0, x1, y1 = tighten(
-            page_grey, _clear(page_grey, words, i, _trimmed(text, span, i)), marked(printed[first:last])
+            page_grey, _clear(page_grey, words, i, _trimmed(words, span, i)), marked(text[first:last])
         )
     char = (x1 - x0) / max(1, last - first)
     if i == span.words[0] and span.hidden_before:
@@ -258,7 +257,7 @@ class LocalEngine:
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
-            out.append(_prediction(page_grey, found.text, stamps, s, value))
+            out.append(_prediction(page_grey, found.words, stamps, s, value))
         out = alike(page_grey, out, found.words)
         if self.policy.redacts("SIGNATURE"):
             for box in signatures.find(page_grey, found.text.segs, found.words):
@@ -319,7 +318,7 @@ def printed_again(
     page_grey = grey(np.asarray(page.convert("RGB")))
     stamps = _stamps(words)
     return turned_back_all(
-        [_prediction(page_grey, text, stamps, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
+        [_prediction(page_grey, words, stamps, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
     )
 
 

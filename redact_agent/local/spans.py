@@ -18,7 +18,6 @@ from rapidfuzz.distance import Levenshtein
 
 from redact_agent.linking import OCR_DIGITS, alnum, code_form
 from redact_agent.local.layout import GAP_FACTOR, Segment, right_of, segments
-from redact_agent.local.widths import monospaced
 from redact_agent.tools.ocr import Word
 
 EDGE = ".,:;#()[]|"  # punctuation at a word's edge that is no part of a value printed in it
@@ -97,11 +96,6 @@ class PageText:
             (run, "".join(self.words[i].text for i in run).casefold().strip(EDGE))
             for run in self._each_run(3, lambda t: any(c.isdigit() for c in t))
         ]
-
-    @cached_property
-    def monospaced(self) -> bool:
-        """Whether the page is printed in a monospaced face (`widths.monospaced`)."""
-        return monospaced(self.words)
 
     @cached_property
     def letter_runs(self) -> dict[str, list[tuple[int, ...]]]:

@@ -8,7 +8,7 @@ from PIL import Image
 
 from redact_agent.local.engine import _clear, _ink_box
 from redact_agent.local.ink import marked, tighten, tighten_chars
-from redact_agent.local.spans import PageText, Span
+from redact_agent.local.spans import Span
 from redact_agent.tools.ocr import Word
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -566,11 +566,11 @@ def test_a_word_boxed_over_the_next_words_first_glyph_ends_at_its_own_ink():
     page[20:36, 46:57] = 0
     page[24:36, 63:71] = 0  # the next word's first glyph
     words = [Word("Hall", (28, 15, 66, 40), 1.0, 0, 0), Word("unit", (62, 15, 90, 40), 1.0, 0, 0)]
-    assert _ink_box(page, PageText.of(words), Span("PERSON_NAME", (0,), 0.9, "x"), 0) == (30, 20, 57, 36)
-    assert _ink_box(page, PageText.of(words), Span("PERSON_NAME", (1,), 0.9, "x"), 1)[0] == 63
+    assert _ink_box(page, words, Span("PERSON_NAME", (0,), 0.9, "x"), 0) == (30, 20, 57, 36)
+    assert _ink_box(page, words, Span("PERSON_NAME", (1,), 0.9, "x"), 1)[0] == 63
     # the next word's box overlaps, but its print starts past where `tighten` looks: as boxed
     # (documents seed 89: cutting a skewed "#49938" 1 px short took 2 px of its foot's fringe off)
     words = [Word("Hall", (28, 15, 60, 40), 1.0, 0, 0), Word("unit", (59, 15, 90, 40), 1.0, 0, 0)]
     assert _clear(page, words, 0, words[0].bbox) == words[0].bbox
     words = [Word("Hall", (28, 15, 66, 40), 1.0, 0, 0), Word("unit", (56, 15, 90, 40), 1.0, 0, 0)]  # no gap: as boxed
-    assert _ink_box(page, PageText.of(words), Span("PERSON_NAME", (0,), 0.9, "x"), 0)[2] > 57
+    assert _ink_box(page, words, Span("PERSON_NAME", (0,), 0.9, "x"), 0)[2] > 57

@@ -631,8 +631,8 @@ def test_a_stamps_letter_read_as_a_word_inside_a_span_adds_no_ink_to_its_box():
     ]
     span = Span("POSTAL_ADDRESS", (0, 1, 2), 0.9, "entities")
     stamps = _stamps(words)
-    assert _prediction(page, PageText.of(words), stamps, span, "658 Denise 65").bbox == (40.0, 100.0, 200.0, 120.0)
-    assert _prediction(page, PageText.of(words), stamps, Span("ORGANIZATION", (2,), 0.9, "entities"), "65").bbox == (
+    assert _prediction(page, words, stamps, span, "658 Denise 65").bbox == (40.0, 100.0, 200.0, 120.0)
+    assert _prediction(page, words, stamps, Span("ORGANIZATION", (2,), 0.9, "entities"), "65").bbox == (
         210.0,
         40.0,
         240.0,

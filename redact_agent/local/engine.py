@@ -34,7 +34,6 @@ from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
 from redact_agent.local.spans import PageText, Recogniser, Span, value_of
 from redact_agent.local.unread import read, split
-from redact_agent.local.widths import share
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
 from redact_agent.protocol import PROTOCOL, Mode
@@ -115,14 +114,15 @@ def _prediction(page_grey: np.ndarray, words: list[Word], stamps: set[int], span
 
 
 def _trimmed(words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
-    """A word's box less the characters the span cuts off, by their share of its width (`widths`)."""
+    """A word's box less the characters the span cuts off, in proportion to its width."""
     w = words[i]
     x0, y0, x1, y1 = w.bbox
-    width = x1 - x0
+    n = max(1, len(w.text))
+    per_char = (x1 - x0) / n
     if i == span.words[0] and span.cut_left:
-        x0 += width * share(w.text, span.cut_left)
+        x0 += per_char * span.cut_left
     if i == span.words[-1] and span.cut_right:
-        x1 -= width * (1 - share(w.text, len(w.text) - span.cut_right))
+        x1 -= per_char * span.cut_right
     return (x0, y0, x1, y1) if x1 > x0 else w.bbox
 
 

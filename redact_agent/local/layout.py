@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from redact_agent.boxes import union_box
-from redact_agent.local.widths import share
 from redact_agent.tools.ocr import Word
 
 GAP_FACTOR = 1.5
@@ -85,13 +84,13 @@ def _segment(index: int, run: list[int], words: list[Word], line: int) -> Segmen
 
 def part(seg: Segment, run: tuple[int, ...], words: list[Word], cut_left: int = 0) -> Segment:
     """The segment made of some of `seg`'s words (its geometry then ignores the rest), the box of
-    the first narrowed by its first `cut_left` characters' share of it (`widths`: a label the OCR glued to
+    the first narrowed by its first `cut_left` characters' share of it (a label the OCR glued to
     the value: "Address:7092 Scott Valleys" starts where "7092" does)."""
     made = _segment(seg.index, list(run), words, seg.line)
     if not cut_left or not run:
         return made
     x0, y0, x1, y1 = made.boxes[0]
-    first = (x0 + (x1 - x0) * share(words[run[0]].text, cut_left), y0, x1, y1)
+    first = (x0 + (x1 - x0) * cut_left / max(1, len(words[run[0]].text)), y0, x1, y1)
     return replace(made, boxes=(first, *made.boxes[1:]))
 
 

@@ -163,9 +163,9 @@ def _clear(page_grey: np.ndarray, words: list[Word], i: int, box: Box) -> Box:
 
 def _ink_box(page_grey: np.ndarray, words: list[Word], span: Span, i: int) -> tuple[float, float, float, float]:
     """The ink of the characters a span takes of word i: glyph by glyph where the span cuts the
-    word and its glyphs stand apart, else the ink inside the word's box cut in proportion (and
-    short of a word beside it that its box overlaps, `_clear`); for
-    the first or last word of a value that a stamp hides a part of, on over as many more characters."""
+    word and its glyphs stand apart, else the ink inside the word's box cut in proportion and
+    short of a word beside it that the box overlaps (`_clear`); for the first or last word of a
+    value that a stamp hides a part of, on over as many more characters."""
     text = words[i].text  # a dot or accent over it is its ink, and no speck over one without (`ink.marked`)
     n = len(text)
     first, last = _chars(span, words)[i]

@@ -79,7 +79,7 @@ def _names(upper: Segment, lower: Segment, words: list[Word], start: int | None)
         return []
     if len(head) > 1 and is_person_name(" ".join(words[i].text for i in head).rstrip(_PUNCT)):
         return []  # a whole name already ("From: Tricia Perry"): the next line is something else
-    opening, then = lower.words[:2], " ".join(words[i].text for i in lower.words[2:3])
+    opening, then = lower.words[:2], words[lower.words[2]].text if len(lower.words) > 2 else ""
     name = " ".join(words[i].text for i in opening).rstrip(_PUNCT)
     if not own_line and not name.isupper() and not then[:1].isupper() and is_person_name(name):
         # the next line opens with a whole name in running text, which is the person ("North Eric",

@@ -97,7 +97,7 @@ def _visible(image: Image.Image, items: NDArray[np.uint16]) -> NDArray[np.uint16
     inked = items.ravel() > 0
     labels = items.ravel()[inked]
     drawn = np.bincount(labels)
-    shown = np.bincount(labels[np.asarray(image.convert("L")).ravel()[inked] < PAPER], minlength=drawn.size)
+    shown = np.bincount(labels[np.asarray(image).ravel()[inked] < PAPER], minlength=drawn.size)  # a grey page
     gone = np.flatnonzero(shown < VISIBLE * drawn)
     gone = gone[gone > 0]
     return np.where(np.isin(items, gone), 0, items).astype(np.uint16) if gone.size else items

@@ -115,6 +115,7 @@ class ChatClient:
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, deadline: float, request_s: float
     ) -> Any:
         cfg = self.config
+        failed: list[openai.OpenAIError] = []  # the attempts' transient errors, the last one said at the deadline
 
         @retry(
             retry=retry_if_exception_type(TRANSIENT),
@@ -125,18 +126,25 @@ class ChatClient:
         def send() -> Any:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise BackendError(f"{self.server}: the page's wall-time limit was reached ({self.calls} requests)")
+                last = f"; the last: {_reason(failed[-1])}" if failed else ""
+                raise BackendError(
+                    f"{self.server}: the page's wall-time limit was reached ({self.calls} requests{last})"
+                )
             extra: dict[str, Any] = {"tools": tools} if tools else {}
             with self.replicas.take(deadline, TRANSIENT) as replica:
                 self.calls += 1
-                return replica.client.chat.completions.create(
-                    model=cfg.model,
-                    messages=messages,  # plain dicts of the chat format
-                    temperature=cfg.temperature,
-                    max_tokens=cfg.max_tokens,
-                    timeout=min(request_s, max(0.001, deadline - time.monotonic())),
-                    **extra,
-                )
+                try:
+                    return replica.client.chat.completions.create(
+                        model=cfg.model,
+                        messages=messages,  # plain dicts of the chat format
+                        temperature=cfg.temperature,
+                        max_tokens=cfg.max_tokens,
+                        timeout=min(request_s, max(0.001, deadline - time.monotonic())),
+                        **extra,
+                    )
+                except TRANSIENT as exc:
+                    failed.append(exc)
+                    raise
 
         return send()
 

@@ -17,6 +17,7 @@ gold); RapidOCR's line-height boxes are not (0.56), which is what this is for.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -43,6 +44,8 @@ STAMP_STROKE = 8  # the least width, in px, of a stamp's strokes whose tone `_un
 STAMP_PRINT = 0.05  # the least share of the ink the print under a stamp is
 STAMP_OVER = 0.15  # the least share of that print inside the stamp's strokes
 STAMP_TONE = 0.35  # of the way from print's darkest to the paper, the least a stamp's strokes are lighter than print
+FLAT = 0.5  # the least share of a short crop's ink in one tone (`FLAT_TONES` either way) for a stamp's strokes
+FLAT_TONES = 6
 THICK = 5  # the least width, in px, of a light stroke that reaches the word's box for a stamp's
 
 
@@ -50,10 +53,16 @@ def grey(image_rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(image_rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
 
 
-def _ink(
-    page_grey: NDArray[np.uint8], box: Box, centred: bool = True, marks: bool = True
-) -> tuple[list[NDArray[np.int32]], int, int] | None:
-    """The dark components of a word box's crop that are the word's ink, with the crop's origin;
+class Inked(NamedTuple):
+    components: list[NDArray[np.int32]]  # stats rows of the word's ink in the crop
+    x0: int  # the crop's origin on the page
+    y0: int
+    ground: float | None  # the tone the print lies on where it is a stamp's (`_under_stamp`); None: paper
+
+
+def _ink(page_grey: NDArray[np.uint8], box: Box, centred: bool = True, marks: bool = True) -> Inked | None:
+    """The dark components of a word box's crop that are the word's ink, with the crop's origin
+    and the stamp's tone under it, if any;
     None for a crop too small or without ink. `centred`: only components centred in the box, or
     within a pixel of it (a neighbour's ink in the margin is dropped; the '(' of "(445)" that the
     OCR box clipped by a pixel is kept), else every one that reaches into it (a glyph the OCR box
@@ -69,7 +78,8 @@ def _ink(
     _, otsu = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     middle = halfway(crop)
     ink = _less_lines(np.asarray(otsu, dtype=np.uint8))
-    ink = _less_stamp(crop, ink, _under_stamp(crop, ink, middle))
+    ground = _under_stamp(crop, ink, middle)
+    ink = _less_stamp(crop, ink, middle if ground is None else (int(crop.min()) + ground) / 2)
     n, found_labels, found_stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     labels, stats = np.asarray(found_labels, dtype=np.int32), np.asarray(found_stats, dtype=np.int32)
     ch, cw = ink.shape
@@ -90,7 +100,7 @@ def _ink(
         if not rule and not clipped and inside and box[1] <= cy <= box[3]:
             keep.append(i)
     found = _in_glyph_rows(_less_light_specks(keep, stats, labels, crop, middle), stats, labels)
-    return _one_line(found, marks), x0, y0
+    return Inked(_one_line(found, marks), x0, y0, ground)
 
 
 def _less_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> NDArray[np.uint8]:
@@ -200,11 +210,12 @@ def _thin(height: int) -> float:
     return max(3, 0.2 * height)
 
 
-def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> float:
-    """Print's halfway: `middle`, or, under a stamp whose strokes are lighter than print by
-    `STAMP_TONE` of the way to the paper, halfway between print's darkest and their tone: a gray
-    stamp as dark as print's halfway ("RECEIVED" of tone 137 over "ST-398667", whose halfway is
-    143) is no print. A stamp's strokes are the pixels `STAMP_STROKE` / 2 or more inside the ink,
+def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float) -> float | None:
+    """The tone of a stamp the print lies under, whose strokes are lighter than print by
+    `STAMP_TONE` of the way to the paper and darker than `middle` (print's halfway to the paper),
+    else None; print's halfway is then halfway between print's darkest and that tone: a gray stamp
+    as dark as print's halfway ("RECEIVED" of tone 137 over "ST-398667", whose halfway is 143) is
+    no print. A stamp's strokes are the pixels `STAMP_STROKE` / 2 or more inside the ink,
     four times `STAMP_STROKE` squared of them at least, as a stroke runs on (blurred print's blobs
     have fewer: 68 in a phone's crop, whose print the rule took for a stamp, IoU 0.93 -> 0.54), or
     `STAMP_STROKE` squared where such a stroke runs out of the crop (`_runs_out`: a stamp larger
@@ -220,13 +231,13 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
     for "ORD-4")."""
     framed = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     inside = cv2.distanceTransform(framed, cv2.DIST_L2, 3)[1:-1, 1:-1] >= STAMP_STROKE / 2
-    if not inside.any():
-        return middle
     disc = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (STAMP_STROKE + 1,) * 2), np.uint8)
     short = inside.sum() < 4 * STAMP_STROKE * STAMP_STROKE  # a short word's crop, or blurred print
     beyond = short and inside.sum() >= STAMP_STROKE * STAMP_STROKE and _runs_out(ink, disc)
     if short and not beyond:
-        return middle
+        inside = _flat(crop, ink)
+        if not inside.any():
+            return None
     darkest, tone = int(crop.min()), float(np.median(crop[inside]))
     halfway = (darkest + tone) / 2
     printed = (crop < halfway) & (ink > 0)
@@ -236,9 +247,24 @@ def _under_stamp(crop: NDArray[np.uint8], ink: NDArray[np.uint8], middle: float)
         light
         or printed.sum() < STAMP_PRINT * (ink > 0).sum()
         or ((printed & (strokes > 0)).sum() < STAMP_OVER * printed.sum() and not beyond)
+        or halfway >= middle
     ):
-        return middle
-    return min(middle, halfway)
+        return None
+    return tone
+
+
+def _flat(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    """The ink of the commonest tone of a crop's ink, within `FLAT_TONES` of it, where that is
+    `FLAT` of the ink or more: a stamp's strokes, printed in one tone, where the crop is too short
+    to hold their insides (the gray "RECEIVED" of tone 113 over a phone's digits, whose crops its
+    strokes cross top to bottom); print's tones spread from its core out through its edges (under
+    a third of a word's ink on those of that page). None else."""
+    tones = crop[ink > 0]
+    if not tones.size:
+        return np.zeros_like(ink, dtype=bool)
+    common = int(np.bincount(tones).argmax())
+    flat = (ink > 0) & (np.abs(crop.astype(np.int16) - common) <= FLAT_TONES)
+    return flat if flat.sum() >= FLAT * tones.size else np.zeros_like(flat)
 
 
 def _runs_out(ink: NDArray[np.uint8], disc: NDArray[np.uint8]) -> bool:
@@ -416,16 +442,20 @@ def tighten(page_grey: NDArray[np.uint8], box: Box, marks: bool = True) -> Box:
     """`box` tightened to the word's ink; `marks`: whether the word may have marks over its line
     (`marked`: a speck 7 px over "604-6626", from a stamp's letter, was taken for a dot)."""
     found = _ink(page_grey, box, marks=marks)
-    tight = extents(*found) if found else None
-    return box if tight is None else _less_edges(page_grey, tight, box)
+    tight = extents(found.components, found.x0, found.y0) if found else None
+    return box if found is None or tight is None else _less_edges(page_grey, tight, box, found.ground)
 
 
-def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box) -> Box:
+def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box, ground: float | None) -> Box:
     """`tight`, the extents of a word's ink, less the rows and columns at its edges with no pixel
-    darker than `EDGE` of the way from the word crop's darkest tone to its paper: the antialiased
-    fringe of a glyph's outer stroke, which Otsu's threshold takes in on small print ("PO-0676199",
-    8 px tall, came out 10 px: IoU 0.79), and the gold does not; `FRINGE` px a side at most (faint
-    print's own light strokes lie further out: the legs of a '#' under its digits' feet)."""
+    darker than `EDGE` of the way from the word crop's darkest tone to what it is printed on (its
+    paper, or the stamp it lies under: `ground`): the antialiased fringe of a glyph's outer stroke,
+    which Otsu's threshold takes in on small print ("PO-0676199", 8 px tall, came out 10 px: IoU
+    0.79), and the gold does not, and the stamp's tone a pixel round the glyphs, which `_less_stamp`
+    keeps (a phone under a gray "RECEIVED" of tone 113 came out a row taller either way; measured
+    from the paper beyond, where a glyph's edge lies beside the stamp, the stamp's own antialiased
+    edge kept it so); `FRINGE` px a side at most (faint print's own light strokes lie further out:
+    the legs of a '#' under its digits' feet)."""
     x0, y0, x1, y1 = (int(v) for v in tight)
     h, w = page_grey.shape
     crop = page_grey[
@@ -434,7 +464,8 @@ def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box) -> Box:
     if crop.size == 0:
         return tight
     darkest = int(crop.min())
-    ys, xs = np.nonzero(page_grey[y0:y1, x0:x1] < darkest + EDGE * (int(crop.max()) - darkest))
+    paper = int(crop.max()) if ground is None else ground
+    ys, xs = np.nonzero(page_grey[y0:y1, x0:x1] < darkest + EDGE * (paper - darkest))
     if not len(xs):
         return tight
     body = (x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1)
@@ -458,7 +489,7 @@ def tighten_chars(
         return None
     columns: list[list[NDArray[np.int32]]] = []
     right = -1  # where the current column's ink ends
-    for c in sorted(found[0], key=lambda c: c[cv2.CC_STAT_LEFT]):
+    for c in sorted(found.components, key=lambda c: c[cv2.CC_STAT_LEFT]):
         if columns and c[cv2.CC_STAT_LEFT] < right:
             columns[-1].append(c)
         else:
@@ -466,8 +497,8 @@ def tighten_chars(
         right = max(right, c[cv2.CC_STAT_LEFT] + c[cv2.CC_STAT_WIDTH])
     if len(columns) != n_chars or not 0 <= first < last <= n_chars:
         return None
-    tight = extents([c for col in columns[first:last] for c in col], found[1], found[2])
-    return None if tight is None else _less_edges(page_grey, tight, box)
+    tight = extents([c for col in columns[first:last] for c in col], found.x0, found.y0)
+    return None if tight is None else _less_edges(page_grey, tight, box, found.ground)
 
 
 def extents(components: list[NDArray[np.int32]], x0: int, y0: int) -> Box | None:

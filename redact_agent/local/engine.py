@@ -32,7 +32,7 @@ from redact_agent.local.alike import alike
 from redact_agent.local.ink import GROW, grey, halfway, marked, tighten, tighten_chars
 from redact_agent.local.orientation import turned_back_all
 from redact_agent.local.repeats import printed, repeats, spans_of
-from redact_agent.local.spans import PageText, Recogniser, Span, value_of
+from redact_agent.local.spans import PageText, Recogniser, Span, reading
 from redact_agent.local.unread import read, split
 from redact_agent.pages import Finding, Prediction, PredictionPage
 from redact_agent.policy import Policy, load_policy
@@ -253,7 +253,7 @@ class LocalEngine:
         stamps = _stamps(found.words)
         out = []
         for s in found.spans:
-            value = value_of(s, found.words)
+            value = reading(s, found.words)
             denied = s.source == "deny"  # a deny term is redacted whatever its type's policy
             if not denied and (not self.policy.redacts(s.type) or self.policy.allows(value)):
                 continue
@@ -318,7 +318,7 @@ def printed_again(
     page_grey = grey(np.asarray(page.convert("RGB")))
     stamps = _stamps(words)
     return turned_back_all(
-        [_prediction(page_grey, words, stamps, s, value_of(s, words)) for s in resolve(spans, words)], turn, size
+        [_prediction(page_grey, words, stamps, s, reading(s, words)) for s in resolve(spans, words)], turn, size
     )
 
 

@@ -413,6 +413,12 @@ def _initial_before(words: list[Word], i: int, name: str) -> bool:
     return parsed is not None and bool(parsed.first) and _before(words, i).strip(EDGE) == parsed.first[0].upper()
 
 
+def _surname_as(words: list[Word], i: int, whole: bool, surname: str) -> str:
+    """A surname misread or read in pieces at word `i`, as it is printed: alone, or after the
+    first name or initial before it (`whole`: "M. Fletcher" for "M. Fletchen")."""
+    return f"{_before(words, i).strip(EDGE)} {surname}" if whole else surname
+
+
 def _titled(words: list[Word], i: int) -> bool:
     """Word `i` comes right after a person's title on its line ("Mr. Weeks")."""
     return is_title(_before(words, i))
@@ -444,7 +450,8 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
     value = _unglued(_unsplit(value)) if type_ == "PERSON_NAME" else value
     out = []
     for tokens, lone, how in _forms(type_, value):
-        for ws, left, right in printed(text, tokens) + (_split_alone(text, tokens[0]) if lone != "no" else []):
+        split = _split_alone(text, tokens[0]) if lone != "no" else []
+        for ws, left, right in printed(text, tokens) + split:
             if lone == "no":
                 out.append(Span(type_, ws, score, source, left, right, f"{how}; {why}"))
             elif (
@@ -454,29 +461,31 @@ def spans_of(text: PageText, type_: str, value: str, score: float, source: str, 
             ):
                 whole = _first_name_before(words, ws[0])  # the name whole, its first name too
                 run, cut, said = ((ws[0] - 1, *ws), 0, f"{how} after a first name") if whole else (ws, left, how)
-                out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}"))
+                of = _surname_as(words, ws[0], whole, tokens[0]) if (ws, left, right) in split else ""
+                out.append(Span(type_, run, LONE_SURNAME_SCORE, source, cut, right, f"{said} of {value!r}", of=of))
         for i in _misread_alone(words, tokens[0], lone) if lone != "no" else []:
             whole = _initial_before(words, i, value) or _first_name_before(words, i)
             ws, left, right = edges(words, (i - 1, i) if whole else (i,))
-            out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread"))
+            of = _surname_as(words, i, whole, tokens[0])
+            out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"{how} of {value!r}, misread", of=of))
     for i in _completed(words, value) if type_ == "PERSON_NAME" else []:
         ws, left, right = edges(words, (i,))
         out.append(Span(type_, ws, LONE_SURNAME_SCORE, source, left, right, f"the surname of {value!r} whole"))
     for ws, left, right in _printed_as(text, type_, value):
-        out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}"))
+        out.append(Span(type_, ws, score, source, left, right, f"printed again in another form; {why}", of=value))
     numbers = type_ in CODE_TYPES or type_ == "PHONE_NUMBER"
     for ws, left, right in garbled(text, _as_printed_here(type_, value)) if numbers else []:
         reason = f"printed again as the OCR garbled it; {why}"
-        out.append(Span(type_, ws, score - GARBLED_LESS, source, left, right, reason))
+        out.append(Span(type_, ws, score - GARBLED_LESS, source, left, right, reason, of=value))
     if type_ == "PHONE_NUMBER":
         out = [_with_extension(words, span) for span in out]
     for i, before, after in _hidden(text, _as_printed_here(type_, value)) if numbers else []:
         part = "its end" if before else "its start"
         reason = f"{part}, the rest under a stamp; {why}"
-        out.append(Span(type_, (i,), score, source, hidden_before=before, hidden=after, reason=reason))
+        out.append(Span(type_, (i,), score, source, hidden_before=before, hidden=after, reason=reason, of=value))
     for i, before in _prefix_lost(text, value) if type_ in CODE_TYPES else []:
         reason = f"its digits, its letters lost; {why}"
-        out.append(Span(type_, (i,), score, source, hidden_before=before, reason=reason))
+        out.append(Span(type_, (i,), score, source, hidden_before=before, reason=reason, of=value))
     return out
 
 

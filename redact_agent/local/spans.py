@@ -16,7 +16,7 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from redact_agent.linking import OCR_DIGITS, alnum, code_form
+from redact_agent.linking import OCR_DIGITS, alnum, code_form, normal_form
 from redact_agent.local.layout import GAP_FACTOR, Segment, right_of, segments
 from redact_agent.tools.ocr import Word
 
@@ -53,6 +53,7 @@ class Span:
     reason: str = ""  # why, in words, where the source alone does not say it ("the value of 'Agy Code'")
     hidden: int = 0  # characters of the value after its last word that a stamp's letters hide
     hidden_before: int = 0  # characters of the value before its first word that a stamp's letters hide
+    of: str = ""  # the value found elsewhere that a repeat the OCR misread prints (`reading`)
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,15 @@ def value_of(span: Span, words: list[Word]) -> str:
     return "\n".join(
         " ".join(_text_of(words, span, i) for i in sorted(ix, key=lambda i: words[i].bbox[0])) for ix in ordered
     )
+
+
+def reading(span: Span, words: list[Word]) -> str:
+    """The value a span stands for: the text it takes of its words (`value_of`), or, for a repeat
+    whose text has another normal form than the value it prints again (`Span.of`: a code the OCR
+    garbled, "CASE-2u15.88261", or read in part, a surname misread, "jarobs"), that value, so that
+    it is linked to that value's entity."""
+    text = value_of(span, words)
+    return span.of if span.of and normal_form(span.type, text) != normal_form(span.type, span.of) else text
 
 
 @dataclass(frozen=True)

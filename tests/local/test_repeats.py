@@ -1,9 +1,11 @@
 """A found value is marked wherever else it is printed: in another case, with other edge
 punctuation, and, for a person, the surname printed alone."""
 
+from redact_agent.linking import link
 from redact_agent.local.engine import find_spans
 from redact_agent.local.repeats import _printed_as
-from redact_agent.local.spans import PageText, Span, value_of
+from redact_agent.local.spans import PageText, Span, reading, value_of
+from redact_agent.pages import Prediction
 from redact_agent.policy import load_policy
 from redact_agent.tools.ocr import Word
 from tests.local.rows import rows
@@ -408,3 +410,25 @@ def test_a_quote_the_ocr_read_into_a_name_is_no_part_of_it():
     # Walker" (as read) was found under "Name:", and its initialled form was not, for the quote.
     found = _found(("Name: Cary Walker", (40, 40, 300, 64)), ("signed C. W'alker today", (40, 400, 400, 424)))
     assert ("PERSON_NAME", "C. W'alker", "repeat") in found
+
+
+def test_a_repeat_the_ocr_misread_stands_for_the_value_it_prints_again_and_shares_its_entity():
+    # Synthetic entities seed 275: "CASE-2015-88261" printed again under a gray "PAID" read
+    # "CASE-2u15.88261", and seed 524's "Fletcher" read "Fletchen", were entities of their own.
+    words, spans = _spans(
+        ("Case No. CASE-2015-88261", (40, 40, 400, 64)),
+        ("docket CASE-2u15.88261 annual", (40, 400, 500, 424)),
+        ("Attn: Shawn Clark", (40, 500, 300, 524)),
+        ("amount Ciark today", (40, 600, 400, 624)),
+    )
+    found = [Prediction(type=s.type, bbox=(0, k, 9, k + 1), value=reading(s, words)) for k, s in enumerate(spans)]
+    linked = {(p.type, value_of(s, words), p.value, p.entity) for s, p in zip(spans, link(found), strict=True)}
+    assert linked == {
+        ("CASE_NUMBER", "CASE-2015-88261", "CASE-2015-88261", "CASE_NUMBER#1"),
+        ("CASE_NUMBER", "CASE-2u15.88261", "CASE-2015-88261", "CASE_NUMBER#1"),
+        ("PERSON_NAME", "Shawn Clark", "Shawn Clark", "PERSON_NAME#1"),
+        ("PERSON_NAME", "Ciark", "Clark", "PERSON_NAME#1"),
+    }
+    # a repeat read as printed keeps its own text: "GARY HUANG" is no misreading of "Gary Huang"
+    words, spans = _spans(("Attn: Gary Huang", (40, 40, 300, 64)), ("GARY HUANG", (40, 400, 300, 424)))
+    assert {reading(s, words) for s in spans} == {"Gary Huang", "GARY HUANG"}

@@ -448,14 +448,17 @@ def tighten(page_grey: NDArray[np.uint8], box: Box, marks: bool = True) -> Box:
 
 def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box, ground: float | None) -> Box:
     """`tight`, the extents of a word's ink, less the rows and columns at its edges with no pixel
-    darker than `EDGE` of the way from the word crop's darkest tone to what it is printed on (its
-    paper, or the stamp it lies under: `ground`): the antialiased fringe of a glyph's outer stroke,
-    which Otsu's threshold takes in on small print ("PO-0676199", 8 px tall, came out 10 px: IoU
-    0.79), and the gold does not, and the stamp's tone a pixel round the glyphs, which `_less_stamp`
-    keeps (a phone under a gray "RECEIVED" of tone 113 came out a row taller either way; measured
-    from the paper beyond, where a glyph's edge lies beside the stamp, the stamp's own antialiased
-    edge kept it so); `FRINGE` px a side at most (faint print's own light strokes lie further out:
-    the legs of a '#' under its digits' feet)."""
+    darker than `EDGE` of the way from the word crop's darkest tone to what it is printed on: the
+    antialiased fringe of a glyph's outer stroke, which Otsu's threshold takes in on small print
+    ("PO-0676199", 8 px tall, came out 10 px: IoU 0.79), and the gold does not; `FRINGE` px a side
+    at most (faint print's own light strokes lie further out: the legs of a '#' under its digits'
+    feet). What print is printed on is the paper (the crop's lightest), or, under a stamp
+    (`ground`, its tone), what lies beyond the edge, as light as the stamp at least; and there a
+    pixel as light as the stamp (`FLAT_TONES` aside) is no print: the stamp's tone a pixel round
+    the glyphs, which `_less_stamp` keeps, and its own antialiased edge beside the paper (a phone
+    under a gray "RECEIVED" of tone 113 came out a row taller either way), while a glyph's edge
+    on the paper beside the stamp is measured from the paper (from the stamp's tone, the tops of a
+    date's slashes beside a ring were lost)."""
     x0, y0, x1, y1 = (int(v) for v in tight)
     h, w = page_grey.shape
     crop = page_grey[
@@ -463,12 +466,26 @@ def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box, ground: floa
     ]
     if crop.size == 0:
         return tight
-    darkest = int(crop.min())
-    paper = int(crop.max()) if ground is None else ground
-    ys, xs = np.nonzero(page_grey[y0:y1, x0:x1] < darkest + EDGE * (paper - darkest))
-    if not len(xs):
+    darkest, paper = int(crop.min()), int(crop.max())
+    floor, stamp = (paper, 256.0) if ground is None else (min(ground, paper), ground - FLAT_TONES)
+    inner = page_grey[y0:y1, x0:x1].astype(np.float64)
+    rim = ((int(y0 == 0), int(y1 == h)), (int(x0 == 0), int(x1 == w)))  # the page's edge stands for what lies beyond it
+    around = np.pad(page_grey[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1], rim, mode="edge").astype(np.float64)
+
+    def dark(beyond: NDArray[np.float64]) -> NDArray[np.bool_]:
+        return (inner < darkest + EDGE * (np.clip(beyond, floor, paper) - darkest)) & (inner < stamp)
+
+    tops, bottoms = (
+        np.flatnonzero(dark(around[:-2, 1:-1]).any(axis=1)),
+        np.flatnonzero(dark(around[2:, 1:-1]).any(axis=1)),
+    )
+    lefts, rights = (
+        np.flatnonzero(dark(around[1:-1, :-2]).any(axis=0)),
+        np.flatnonzero(dark(around[1:-1, 2:]).any(axis=0)),
+    )
+    if not (len(tops) and len(bottoms) and len(lefts) and len(rights)):
         return tight
-    body = (x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1)
+    body = (x0 + lefts.min(), y0 + tops.min(), x0 + rights.max() + 1, y0 + bottoms.max() + 1)
     return (
         float(min(body[0], x0 + FRINGE)),
         float(min(body[1], y0 + FRINGE)),

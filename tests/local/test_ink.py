@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from redact_agent.local.engine import _clear, _ink_box
-from redact_agent.local.ink import marked, tighten, tighten_chars
+from redact_agent.local.ink import _less_edges, marked, tighten, tighten_chars
 from redact_agent.local.spans import Span
 from redact_agent.tools.ocr import Word
 
@@ -586,3 +586,13 @@ def test_a_gray_stamp_across_a_short_crop_top_to_bottom_is_not_its_ink():
     # strokes are. The digits' ink is (19, 22, 45, 33).
     page = np.asarray(Image.open(FIXTURES / "short-crop-under-gray-stamp.png").convert("L"))
     assert _within_a_pixel(tighten(page, (21, 15, 49, 38)), (19, 22, 45, 33))
+
+
+def test_under_a_stamp_its_tone_round_the_glyphs_is_no_print_but_a_glyphs_edge_on_the_paper_is():
+    # Synthetic documents seed 162: "10/06/24" half on a ring's gray; measured from the ring's tone,
+    # the antialiased tops of its slashes on the paper beside it were taken for its fringe.
+    page = np.full((60, 120), 255, np.uint8)
+    page[10:50, 10:60] = 151  # a stamp's stroke under the left half of the print
+    page[20:40, 20:100] = 20  # the print
+    page[19, 60:100] = 130  # its top row's antialiasing on the paper, half opaque and more
+    assert _less_edges(page, (20, 19, 100, 41), (18, 17, 102, 43), ground=151.0) == (20.0, 19.0, 100.0, 40.0)

@@ -258,7 +258,7 @@ def _flat(crop: NDArray[np.uint8], ink: NDArray[np.uint8]) -> NDArray[np.bool_]:
     `FLAT` of the ink or more: a stamp's strokes, printed in one tone, where the crop is too short
     to hold their insides (the gray "RECEIVED" of tone 113 over a phone's digits, whose crops its
     strokes cross top to bottom); print's tones spread from its core out through its edges (under
-    a third of a word's ink on those of that page). None else."""
+    a third of a word's ink on those of that page). An empty mask else."""
     tones = crop[ink > 0]
     if not tones.size:
         return np.zeros_like(ink, dtype=bool)
@@ -467,22 +467,23 @@ def _less_edges(page_grey: NDArray[np.uint8], tight: Box, box: Box, ground: floa
     if crop.size == 0:
         return tight
     darkest, paper = int(crop.min()), int(crop.max())
-    floor, stamp = (paper, 256.0) if ground is None else (min(ground, paper), ground - FLAT_TONES)
     inner = page_grey[y0:y1, x0:x1].astype(np.float64)
-    rim = ((int(y0 == 0), int(y1 == h)), (int(x0 == 0), int(x1 == w)))  # the page's edge stands for what lies beyond it
-    around = np.pad(page_grey[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1], rim, mode="edge").astype(np.float64)
+    if ground is None:  # one measure for every edge
+        dark = inner < darkest + EDGE * (paper - darkest)
+        tops = bottoms = np.flatnonzero(dark.any(axis=1))
+        lefts = rights = np.flatnonzero(dark.any(axis=0))
+    else:
+        floor, stamp = min(ground, paper), ground - FLAT_TONES
+        rim = ((int(y0 == 0), int(y1 == h)), (int(x0 == 0), int(x1 == w)))  # the page's edge stands for beyond it
+        around = np.pad(page_grey[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1], rim, mode="edge").astype(float)
 
-    def dark(beyond: NDArray[np.float64]) -> NDArray[np.bool_]:
-        return (inner < darkest + EDGE * (np.clip(beyond, floor, paper) - darkest)) & (inner < stamp)
+        def dark_beside(beyond: NDArray[np.float64]) -> NDArray[np.bool_]:
+            return (inner < darkest + EDGE * (np.clip(beyond, floor, paper) - darkest)) & (inner < stamp)
 
-    tops, bottoms = (
-        np.flatnonzero(dark(around[:-2, 1:-1]).any(axis=1)),
-        np.flatnonzero(dark(around[2:, 1:-1]).any(axis=1)),
-    )
-    lefts, rights = (
-        np.flatnonzero(dark(around[1:-1, :-2]).any(axis=0)),
-        np.flatnonzero(dark(around[1:-1, 2:]).any(axis=0)),
-    )
+        tops = np.flatnonzero(dark_beside(around[:-2, 1:-1]).any(axis=1))
+        bottoms = np.flatnonzero(dark_beside(around[2:, 1:-1]).any(axis=1))
+        lefts = np.flatnonzero(dark_beside(around[1:-1, :-2]).any(axis=0))
+        rights = np.flatnonzero(dark_beside(around[1:-1, 2:]).any(axis=0))
     if not (len(tops) and len(bottoms) and len(lefts) and len(rights)):
         return tight
     body = (x0 + lefts.min(), y0 + tops.min(), x0 + rights.max() + 1, y0 + bottoms.max() + 1)
